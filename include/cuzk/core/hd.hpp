@@ -1,0 +1,19 @@
+// Execution-space markers: the one place cuzk spells __host__ / __device__.
+#pragma once
+
+#if defined(__CUDACC__)
+/// Marks a function callable on host and device, always inlined.
+#define CUZK_HD __host__ __device__ __forceinline__
+/// Marks a device-only helper, always inlined.
+#define CUZK_DEVICE __device__ __forceinline__
+#else
+#define CUZK_HD inline
+#define CUZK_DEVICE inline
+#endif
+
+/// True while nvcc compiles device code (only leaf primitives branch on it).
+#if defined(__CUDA_ARCH__)
+#define CUZK_DEVICE_CODE 1
+#else
+#define CUZK_DEVICE_CODE 0
+#endif

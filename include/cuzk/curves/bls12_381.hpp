@@ -1,0 +1,29 @@
+// BLS12-381: the curve of Filecoin, Ethereum consensus and Zcash Sapling.
+// Constants from EIP-2537 and the IETF pairing-friendly-curves draft.
+#pragma once
+
+#include "cuzk/field/mont_field.hpp"
+
+namespace cuzk::bls12_381 {
+
+/// Base field Fp, 381 bits.
+struct fp_config {
+    static constexpr size_t limbs = 6;
+    static constexpr bigint<6> modulus = bigint_from_hex<6>(
+        "0x1a0111ea397fe69a4b1ba7b6434bacd764774b84f38512bf6730d2a0f6b0f6241eabfffeb153ffffb9feffffffffaaab");
+    static constexpr const char* name = "BLS12-381 Fp";
+};
+using fp = mont_field<fp_config>;
+
+/// Scalar field Fr (the group order r), 255 bits, 2-adicity 32.
+struct fr_config {
+    static constexpr size_t limbs = 4;
+    static constexpr bigint<4> modulus =
+        bigint_from_hex<4>("0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001");
+    /// Smallest quadratic non-residue; snarkjs derives its roots of unity from it too.
+    static constexpr uint64_t nonresidue = 5;
+    static constexpr const char* name = "BLS12-381 Fr";
+};
+using fr = mont_field<fr_config>;
+
+}  // namespace cuzk::bls12_381
