@@ -28,39 +28,42 @@ constexpr void mod_sub(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, c
     out = d;
 }
 
-/// out = a * b / 2^(64N) mod p (CIOS Montgomery multiplication; inv = -p^-1 mod 2^64).
+/// out = a * b / 2^(64N) mod p: CIOS Montgomery multiplication (inv = -p^-1 mod 2^64).
+///
+/// Uses the "no-carry" form (Consensys/goff): when the modulus' top limb is below 2^63 - 1,
+/// the running total never needs an extra carry word, so the multiply and reduce steps of
+/// each row share one pass. Every cuzk field qualifies (checked by static_assert).
 template <size_t N>
 constexpr void mont_mul(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, const bigint<N>& p,
                         uint64_t inv) {
-    uint64_t t[N + 2] = {};
+    uint64_t t[N] = {};
+#pragma GCC unroll 16
     for (size_t i = 0; i < N; ++i) {
-        // t += a * b[i]
-        uint64_t carry = 0;
-        for (size_t j = 0; j < N; ++j) {
-            u128 x = u128(a.limb[j]) * b.limb[i] + t[j] + carry;
-            t[j] = uint64_t(x);
-            carry = uint64_t(x >> 64);
-        }
-        u128 x = u128(t[N]) + carry;
-        t[N] = uint64_t(x);
-        t[N + 1] = uint64_t(x >> 64);
-        // t = (t + m * p) / 2^64, with m chosen so the low limb cancels
-        uint64_t m = t[0] * inv;
-        x = u128(m) * p.limb[0] + t[0];
-        carry = uint64_t(x >> 64);
+        u128 x = u128(a.limb[0]) * b.limb[i] + t[0];
+        uint64_t carry_ab = uint64_t(x >> 64);
+        const uint64_t m = uint64_t(x) * inv;  // makes the low limb of t + m*p vanish
+        x = u128(m) * p.limb[0] + uint64_t(x);
+        uint64_t carry_mp = uint64_t(x >> 64);
+#pragma GCC unroll 16
         for (size_t j = 1; j < N; ++j) {
-            x = u128(m) * p.limb[j] + t[j] + carry;
-            t[j - 1] = uint64_t(x);
-            carry = uint64_t(x >> 64);
+            x = u128(a.limb[j]) * b.limb[i] + t[j] + carry_ab;
+            carry_ab = uint64_t(x >> 64);
+            x = u128(m) * p.limb[j] + uint64_t(x) + carry_mp;
+            carry_mp = uint64_t(x >> 64);
+            t[j - 1] = uint64_t(x);  // shifted down one limb: the division by 2^64
         }
-        x = u128(t[N]) + carry;
-        t[N - 1] = uint64_t(x);
-        t[N] = t[N + 1] + uint64_t(x >> 64);
+        t[N - 1] = carry_ab + carry_mp;
     }
     bigint<N> r{}, d{};
     for (size_t i = 0; i < N; ++i) r.limb[i] = t[i];
     uint64_t borrow = bigint<N>::sub_with_borrow(d, r, p);
-    out = (t[N] != 0 || !borrow) ? d : r;
+    out = borrow ? r : d;
+}
+
+/// True when mont_mul's no-carry form is valid for modulus p.
+template <size_t N>
+constexpr bool no_carry_modulus(const bigint<N>& p) {
+    return p.limb[N - 1] < (~uint64_t(0) >> 1) - 1;
 }
 
 }  // namespace cuzk::host_arith

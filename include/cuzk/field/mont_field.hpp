@@ -51,6 +51,7 @@ struct mont_params {
     static_assert(modulus.is_odd(), "Montgomery arithmetic needs an odd modulus");
     static_assert(modulus.limb[limbs - 1] != 0, "modulus must fill its top limb (use fewer limbs)");
     static_assert(modulus_bits < 64 * limbs, "mont_field needs one spare bit above the modulus");
+    static_assert(host_arith::no_carry_modulus(modulus), "host mont_mul needs the top limb below 2^63 - 1");
     static_assert(modulus.limb[0] * (0 - mont_inv64) == 1, "mont_inv64 must be -p^-1 mod 2^64");
 };
 

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The whole test suite, from a clean build directory: installs missing dependencies,
+# configures (CUDA targets are compiled whenever nvcc is present, even without a GPU;
+# GPU tests then skip), builds everything and runs ctest. This is what CI runs.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${CUZK_BUILD_DIR:-$root/build-test}
+
+"$root/scripts/install-deps.sh"
+rm -rf "$build"
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release
+cmake --build "$build" -j "$(nproc)"
+ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
