@@ -1,0 +1,152 @@
+// Rank-1 constraint systems: sparse matrices A, B, C over the scalar field, the assignment
+// layout, and evaluation of a, b, c on the proving domain.
+//
+// Variable layout (the one snarkjs and bellman use): z[0] = 1, z[1..num_public] are the
+// public inputs, the rest is the auxiliary witness. The proving domain holds the constraints,
+// then one row per public variable (constant one included) with A = z_k, B = C = 0, which makes
+// the public inputs' QAP polynomials linearly independent.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/core/error.hpp"
+
+namespace cuzk::groth16 {
+
+/// A coefficient times a variable.
+template <class F>
+struct term {
+    uint32_t variable;
+    F coeff;
+};
+
+/// A sparse matrix in compressed-row form: row i is entries [row_start[i], row_start[i+1]).
+template <class F>
+class sparse_matrix {
+public:
+    sparse_matrix() : row_start_{0} {}
+
+    size_t rows() const { return row_start_.size() - 1; }
+    size_t entries() const { return column_.size(); }
+
+    void append_row(std::span<const term<F>> row) {
+        for (const auto& t : row) {
+            column_.push_back(t.variable);
+            value_.push_back(t.coeff);
+        }
+        row_start_.push_back(column_.size());
+    }
+    void reserve(size_t rows, size_t entries) {
+        row_start_.reserve(rows + 1);
+        column_.reserve(entries);
+        value_.reserve(entries);
+    }
+
+    /// Entries of row i as parallel spans.
+    std::span<const uint32_t> columns(size_t i) const {
+        return {column_.data() + row_start_[i], size_t(row_start_[i + 1] - row_start_[i])};
+    }
+    std::span<const F> values(size_t i) const {
+        return {value_.data() + row_start_[i], size_t(row_start_[i + 1] - row_start_[i])};
+    }
+
+    /// Row i times the assignment z.
+    F dot_row(size_t i, std::span<const F> z) const {
+        F acc = F::zero();
+        for (uint64_t k = row_start_[i]; k < row_start_[i + 1]; ++k) acc += value_[k] * z[column_[k]];
+        return acc;
+    }
+
+    /// The largest variable index used plus one (0 for an empty matrix).
+    size_t columns_used() const {
+        uint32_t m = 0;
+        for (uint32_t c : column_) m = c + 1 > m ? c + 1 : m;
+        return m;
+    }
+
+private:
+    std::vector<uint64_t> row_start_;
+    std::vector<uint32_t> column_;
+    std::vector<F> value_;
+};
+
+/// A constraint system <A_j, z> * <B_j, z> = <C_j, z> for every constraint j.
+template <class F>
+struct r1cs {
+    size_t num_public = 0;     ///< public inputs, not counting the constant one
+    size_t num_variables = 1;  ///< all variables, including the constant one
+    sparse_matrix<F> a, b, c;
+
+    size_t num_constraints() const { return a.rows(); }
+    size_t num_aux() const { return num_variables - 1 - num_public; }
+
+    /// Rows of the proving domain that carry content: constraints, then the public-input rows.
+    size_t domain_rows() const { return num_constraints() + num_public + 1; }
+
+    /// The proving domain's size: the smallest power of two holding domain_rows().
+    size_t domain_size() const {
+        size_t n = 1;
+        while (n < domain_rows()) n *= 2;
+        return n;
+    }
+
+    /// Throws invalid_argument unless the matrices are consistent with the variable counts.
+    void validate() const {
+        if (b.rows() != a.rows() || c.rows() != a.rows())
+            throw invalid_argument("r1cs: A, B and C have different numbers of rows");
+        if (num_public + 1 > num_variables) throw invalid_argument("r1cs: more public inputs than variables");
+        for (const auto* m : {&a, &b, &c})
+            if (m->columns_used() > num_variables)
+                throw invalid_argument("r1cs: a constraint refers to a variable beyond num_variables");
+    }
+
+    /// Throws invalid_argument if z does not fit this system (length, z[0] != 1).
+    void check_assignment_shape(std::span<const F> z) const {
+        if (z.size() != num_variables)
+            throw invalid_argument("r1cs: assignment has " + std::to_string(z.size()) + " values, the system has " +
+                                   std::to_string(num_variables) + " variables");
+        if (!z.empty() && !z[0].is_one()) throw invalid_argument("r1cs: assignment must start with the constant 1");
+    }
+
+    /// The first constraint that z violates, or nothing when z satisfies the system.
+    std::optional<size_t> first_unsatisfied(std::span<const F> z) const {
+        check_assignment_shape(z);
+        for (size_t j = 0; j < num_constraints(); ++j)
+            if (a.dot_row(j, z) * b.dot_row(j, z) != c.dot_row(j, z)) return j;
+        return std::nullopt;
+    }
+
+    /// a, b, c on the proving domain (each domain_size() long; rows past the content are zero).
+    /// Also checks, at no extra cost, that every constraint holds: returns the first violated
+    /// constraint instead of silently producing a proof that will not verify.
+    std::optional<size_t> evaluate(std::span<const F> z, std::span<F> a_out, std::span<F> b_out,
+                                   std::span<F> c_out) const {
+        check_assignment_shape(z);
+        const size_t n = domain_size(), m = num_constraints();
+        if (a_out.size() != n || b_out.size() != n || c_out.size() != n)
+            throw invalid_argument("r1cs::evaluate: outputs must be domain_size() long");
+        size_t first_bad = SIZE_MAX;
+#pragma omp parallel for schedule(static) reduction(min : first_bad)
+        for (size_t j = 0; j < m; ++j) {
+            a_out[j] = a.dot_row(j, z);
+            b_out[j] = b.dot_row(j, z);
+            c_out[j] = c.dot_row(j, z);
+            if (a_out[j] * b_out[j] != c_out[j] && j < first_bad) first_bad = j;
+        }
+        for (size_t k = 0; k <= num_public; ++k) {
+            a_out[m + k] = z[k];
+            b_out[m + k] = F::zero();
+            c_out[m + k] = F::zero();
+        }
+        for (size_t j = m + num_public + 1; j < n; ++j) a_out[j] = b_out[j] = c_out[j] = F::zero();
+        if (first_bad != SIZE_MAX) return first_bad;
+        return std::nullopt;
+    }
+};
+
+}  // namespace cuzk::groth16
