@@ -1,0 +1,171 @@
+// Multi-scalar multiplication on the host: Pippenger's bucket method with signed-digit windows,
+// multi-threaded with OpenMP where available (it compiles and runs single-threaded without).
+//
+//   auto r = cuzk::msm::msm_host<bls12_381::g1>(points, scalars);            // jacobian result
+//   auto r = cuzk::msm::msm_host<bls12_381::g1>(points, scalars, {.window_bits = 12});
+//
+// Work split: the signed digits of every scalar are computed once (parallel over scalars);
+// then each task (window w, chunk of points) fills its own 2^(c-1) buckets and folds them
+// with the running-sum trick (sum_b b * B_b in 2 * 2^(c-1) additions); window sums are
+// combined by Horner's rule (c doublings per window). Time depends on the scalars
+// (`_vartime` in spirit): MSM inputs are public or the caller accepts the leak (DESIGN.md).
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+#include "cuzk/core/error.hpp"
+#include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/xyzz.hpp"
+#include "cuzk/msm/signed_digits.hpp"
+
+namespace cuzk::msm {
+
+/// Options of the host MSM. Zero means "choose automatically".
+struct host_options {
+    /// Window width c in [1, host_max_window_bits]; 0 picks the width that minimises the
+    /// addition count for n (host_window_bits).
+    unsigned window_bits = 0;
+    /// Threads to use; 0 uses OpenMP's default (all cores), 1 runs serially.
+    int threads = 0;
+    /// How the scalar words are to be read (reduced mod r either way; see signed_digits.hpp).
+    scalar_form form = scalar_form::canonical;
+};
+
+/// Largest window width the host MSM accepts and its dispatcher chooses (2^15 XYZZ buckets per
+/// thread, 6 MB for G1; wider windows would save < 5% at 2^24 points and cost memory).
+inline constexpr unsigned host_max_window_bits = 16;
+
+/// Window width in [1, host_max_window_bits] that minimises W(c) * (n + 2^c) additions (n mixed
+/// additions per window plus 2 * 2^(c-1) for the bucket fold), for scalars of `scalar_bits` bits.
+inline unsigned host_window_bits(size_t n, unsigned scalar_bits) {
+    unsigned best = 1;
+    double best_cost = 0;
+    for (unsigned c = 1; c <= host_max_window_bits; ++c) {
+        double cost = double(num_windows(scalar_bits, c)) * (double(n) + double(uint64_t(1) << c));
+        if (c == 1 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+namespace detail {
+template <class G>
+jacobian<G> as_jacobian(const jacobian<G>& p) {
+    return p;
+}
+template <class G>
+jacobian<G> as_jacobian(const xyzz<G>& p) {
+    return to_jacobian(p);
+}
+
+inline int host_threads(int requested) {
+#if defined(_OPENMP)
+    return requested > 0 ? requested : omp_get_max_threads();
+#else
+    (void)requested;
+    return 1;
+#endif
+}
+}  // namespace detail
+
+/// sum_i scalars[i] * points[i] in group G (any config of ec/group_config.hpp), computed with
+/// buckets of type Bucket (xyzz<G>, the default, or jacobian<G>). Points are affine with (0, 0) as the
+/// identity; scalars are reduced mod r (see signed_digits.hpp). n = 0 gives the identity.
+/// Throws invalid_argument when the spans differ in length or window_bits is out of range.
+template <class G, class Bucket = xyzz<G>>
+jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename G::scalar::integer> scalars,
+                     const host_options& opt = {}) {
+    using Fr = typename G::scalar;
+    using integer = typename Fr::integer;
+    if (points.size() != scalars.size())
+        throw invalid_argument("msm_host: " + std::to_string(points.size()) + " points but " +
+                               std::to_string(scalars.size()) + " scalars");
+    if (opt.window_bits > host_max_window_bits)
+        throw invalid_argument("msm_host: window_bits " + std::to_string(opt.window_bits) + " exceeds " +
+                               std::to_string(host_max_window_bits));
+    const size_t n = points.size();
+    if (n == 0) return jacobian<G>::identity();
+
+    const unsigned bits = unsigned(Fr::modulus_bits);
+    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(n, bits);
+    const unsigned W = num_windows(bits, c);
+    const size_t B = buckets_per_window(c);
+    const int threads = detail::host_threads(opt.threads);
+
+    // Signed digits, scalar-major: digits[i * W + w] = +-magnitude.
+    std::vector<int32_t> digits(n * W);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long long i = 0; i < (long long)n; ++i) {
+        integer s = reduce_scalar<Fr>(scalars[size_t(i)], opt.form);
+        signed_digit_walker<Fr::limbs> walk(s, c);
+        for (unsigned w = 0; w < W; ++w) {
+            signed_digit d = walk.next();
+            digits[size_t(i) * W + w] = d.negative ? -int32_t(d.magnitude) : int32_t(d.magnitude);
+        }
+    }
+
+    // Split each window's points into chunks when there are fewer windows than threads, but
+    // keep chunks large against the 2^c bucket fold each chunk costs.
+    size_t chunks = std::max<size_t>(1, (size_t(2 * threads) + W - 1) / W);
+    chunks = std::min(chunks, std::max<size_t>(1, n / (4 * B)));
+    const size_t chunk_len = (n + chunks - 1) / chunks;
+    const long long tasks = (long long)(W * chunks);
+    std::vector<Bucket> partial(size_t(tasks), Bucket::identity());
+
+#pragma omp parallel num_threads(threads)
+    {
+        std::vector<Bucket> buckets(B);
+#pragma omp for schedule(dynamic, 1)
+        for (long long t = 0; t < tasks; ++t) {
+            const unsigned w = unsigned(t / (long long)chunks);
+            const size_t lo = size_t(t % (long long)chunks) * chunk_len, hi = std::min(n, lo + chunk_len);
+            std::fill(buckets.begin(), buckets.end(), Bucket::identity());
+            for (size_t i = lo; i < hi; ++i) {
+                int32_t d = digits[i * W + w];
+                if (d > 0) buckets[size_t(d - 1)] += points[i];
+                else if (d < 0) buckets[size_t(-d - 1)] += -points[i];
+            }
+            // sum_b (b + 1) * buckets[b] = sum over b of the running suffix sums.
+            Bucket running = Bucket::identity(), acc = Bucket::identity();
+            for (size_t b = B; b-- > 0;) {
+                running += buckets[b];
+                acc += running;
+            }
+            partial[size_t(t)] = acc;
+        }
+    }
+
+    // Horner over windows from the top: R = 2^c R + window_w.
+    Bucket r = Bucket::identity();
+    for (unsigned w = W; w-- > 0;) {
+        if (w + 1 != W)
+            for (unsigned k = 0; k < c; ++k) r = r.dbl();
+        for (size_t p = 0; p < chunks; ++p) r += partial[size_t(w) * chunks + p];
+    }
+    return detail::as_jacobian(r);
+}
+
+/// Overload for scalars held as field elements (Montgomery form, as mont_field stores them).
+template <class G, class Bucket = xyzz<G>>
+jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename G::scalar> scalars,
+                     host_options opt = {}) {
+    using integer = typename G::scalar::integer;
+    static_assert(sizeof(typename G::scalar) == sizeof(integer), "field element is its Montgomery integer");
+    opt.form = scalar_form::montgomery;
+    return msm_host<G, Bucket>(points,
+                               std::span<const integer>(reinterpret_cast<const integer*>(scalars.data()), scalars.size()),
+                               opt);
+}
+
+}  // namespace cuzk::msm
