@@ -1,0 +1,202 @@
+// Device field multiplication throughput over the whole GPU (multiplications per second).
+//
+// Each thread runs `acc` independent dependency chains x_a <- x_a * y (or x_a <- x_a^2) for
+// `iters` steps; the grid is one full wave of resident blocks on every SM, so the IMAD pipes
+// stay busy and no tail effect dilutes the rate. Each launch is timed with CUDA events after a
+// warm-up launch; the reported rate (counter mul_per_s) uses the median launch time. The
+// chains' results are written out (so the compiler keeps the work) and two threads' chains
+// are recomputed on the host and compared bit for bit before any number is reported.
+//
+// "baseline" is the straightforward CIOS multiply this library started with (separate lo and
+// hi carry chains per row), kept here only as the reference that docs/PERFORMANCE.md compares
+// against; "cuzk" is the library's current mont_mul / mont_sqr.
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cuzk/curves/bls12_381.hpp"
+#include "cuzk/curves/bn254.hpp"
+#include "cuzk/gpu/cuda_error.hpp"
+
+namespace {
+
+using namespace cuzk;
+
+// ---- the reference: the original straightforward CIOS (commit 2ee9147) ---------------------
+namespace baseline {
+
+template <class Config>
+__device__ __forceinline__ void mont_mul(bigint<Config::limbs>& out, const bigint<Config::limbs>& a,
+                                         const bigint<Config::limbs>& b) {
+    constexpr size_t n = 2 * Config::limbs;
+    constexpr uint32_t inv = uint32_t(Config::mont_inv64);
+    const uint32_t* p = device_arith::modulus32<Config>();
+    auto x = device_arith::split(a), y = device_arith::split(b);
+    uint32_t t[n + 2];
+#pragma unroll
+    for (size_t j = 0; j < n + 2; ++j) t[j] = 0;
+#pragma unroll
+    for (size_t i = 0; i < n; ++i) {
+        const uint32_t bi = y.w[i];
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(x.w[0]), "r"(bi));
+#pragma unroll
+        for (size_t j = 1; j < n; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(x.w[j]), "r"(bi));
+        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[n]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(x.w[0]), "r"(bi));
+#pragma unroll
+        for (size_t j = 1; j < n; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(x.w[j]), "r"(bi));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
+        const uint32_t m = t[0] * inv;
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(p[0]));
+#pragma unroll
+        for (size_t j = 1; j < n; ++j) asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(p[j]));
+        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[n]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(p[0]));
+#pragma unroll
+        for (size_t j = 1; j < n; ++j) asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(p[j]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[n + 1]));
+#pragma unroll
+        for (size_t j = 0; j <= n; ++j) t[j] = t[j + 1];
+        t[n + 1] = 0;
+    }
+    uint32_t r[n];
+#pragma unroll
+    for (size_t j = 0; j < n; ++j) r[j] = t[j];
+    device_arith::reduce_once<Config>(r);  // t[n] is 0: the result is below 2p < 2^(32n)
+    out = device_arith::join<Config::limbs>(r);
+}
+
+}  // namespace baseline
+
+// ---- the operations timed ------------------------------------------------------------------
+
+enum class op { mul, sqr, mul_baseline };
+
+template <class F, op Op>
+__device__ __forceinline__ F step(const F& x, const F& y) {
+    if constexpr (Op == op::mul) return x * y;
+    else if constexpr (Op == op::sqr) return x.square();
+    else {
+        F r{};
+        baseline::mont_mul<typename F::params>(r.mont, x.mont, y.mont);
+        return r;
+    }
+}
+
+template <class F, op Op>
+F host_step(const F& x, const F& y) {
+    return Op == op::sqr ? x.square() : x * y;
+}
+
+constexpr int chains = 2;  // independent accumulators per thread
+
+template <class F, op Op>
+__global__ void __launch_bounds__(256) chain_kernel(const F* in, F* out, int iters) {
+    const size_t t = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
+    F x[chains];
+#pragma unroll
+    for (int c = 0; c < chains; ++c) x[c] = in[chains * t + c];
+    const F y = in[chains * t] + F::one();
+#pragma unroll 1
+    for (int k = 0; k < iters; ++k) {
+#pragma unroll
+        for (int c = 0; c < chains; ++c) x[c] = step<F, Op>(x[c], y);
+    }
+#pragma unroll
+    for (int c = 0; c < chains; ++c) out[chains * t + c] = x[c];
+}
+
+template <class F, op Op>
+void BM_chain(benchmark::State& state) {
+    int count = 0;
+    if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+        state.SkipWithError("no CUDA device");
+        return;
+    }
+    const int iters = int(state.range(0));
+    int sms = 0, per_sm = 0;
+    CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+    constexpr int block = 256;
+    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain_kernel<F, Op>, block, 0));
+    const int grid = sms * std::max(per_sm, 1);  // one full wave
+    const size_t threads = size_t(grid) * block;
+
+    std::mt19937_64 rng(42);
+    std::vector<F> in(chains * threads);
+    for (auto& v : in) v = F::random(rng);
+    F *din = nullptr, *dout = nullptr;
+    CUZK_CUDA_CHECK(cudaMalloc(&din, in.size() * sizeof(F)));
+    CUZK_CUDA_CHECK(cudaMalloc(&dout, in.size() * sizeof(F)));
+    CUZK_CUDA_CHECK(cudaMemcpy(din, in.data(), in.size() * sizeof(F), cudaMemcpyHostToDevice));
+    cudaEvent_t start, stop;
+    CUZK_CUDA_CHECK(cudaEventCreate(&start));
+    CUZK_CUDA_CHECK(cudaEventCreate(&stop));
+
+    chain_kernel<F, Op><<<grid, block>>>(din, dout, iters);  // warm-up
+    CUZK_CUDA_CHECK_LAUNCH("chain_kernel");
+    CUZK_CUDA_CHECK(cudaDeviceSynchronize());
+
+    // Correctness: recompute the chains of the first and last thread on the host.
+    std::vector<F> out(in.size());
+    CUZK_CUDA_CHECK(cudaMemcpy(out.data(), dout, out.size() * sizeof(F), cudaMemcpyDeviceToHost));
+    for (size_t t : {size_t(0), threads - 1}) {
+        const F y = in[chains * t] + F::one();
+        for (int c = 0; c < chains; ++c) {
+            F x = in[chains * t + c];
+            for (int k = 0; k < iters; ++k) x = host_step<F, Op>(x, y);
+            if (std::memcmp(&x, &out[chains * t + c], sizeof(F)) != 0) {
+                state.SkipWithError("device chain result differs from the host");
+                return;
+            }
+        }
+    }
+
+    std::vector<double> ms;
+    for (auto _ : state) {
+        CUZK_CUDA_CHECK(cudaEventRecord(start));
+        chain_kernel<F, Op><<<grid, block>>>(din, dout, iters);
+        CUZK_CUDA_CHECK(cudaEventRecord(stop));
+        CUZK_CUDA_CHECK(cudaEventSynchronize(stop));
+        float t = 0;
+        CUZK_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+        ms.push_back(t);
+        state.SetIterationTime(t / 1e3);
+    }
+    CUZK_CUDA_CHECK_LAUNCH("chain_kernel");
+    std::sort(ms.begin(), ms.end());
+    const double median_s = ms[ms.size() / 2] / 1e3;
+    const double muls = double(threads) * chains * iters;
+    state.counters["mul_per_s"] = muls / median_s;
+    state.counters["median_ms"] = median_s * 1e3;
+    state.counters["grid"] = grid;
+    state.counters["blocks_per_sm"] = per_sm;
+    state.SetItemsProcessed(int64_t(muls) * state.iterations());
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    cudaFree(din);
+    cudaFree(dout);
+}
+
+#define CUZK_FIELD_BENCH(F, label)                                                                    \
+    BENCHMARK(BM_chain<F, op::mul>)->Name(label "/mul/cuzk")->Arg(1024)->Iterations(9)->UseManualTime(); \
+    BENCHMARK(BM_chain<F, op::sqr>)->Name(label "/sqr/cuzk")->Arg(1024)->Iterations(9)->UseManualTime(); \
+    BENCHMARK(BM_chain<F, op::mul_baseline>)                                                          \
+        ->Name(label "/mul/baseline")                                                                 \
+        ->Arg(1024)                                                                                   \
+        ->Iterations(9)                                                                               \
+        ->UseManualTime();
+
+CUZK_FIELD_BENCH(bls12_381::fp, "bls12_381_fp")
+CUZK_FIELD_BENCH(bls12_381::fr, "bls12_381_fr")
+CUZK_FIELD_BENCH(bn254::fq, "bn254_fq")
+CUZK_FIELD_BENCH(bn254::fr, "bn254_fr")
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# Runs every GPU test and every benchmark and writes logs plus a short summary to OUTDIR.
+#
+#   scripts/gpu-suite.sh OUTDIR [BUILD_DIR]
+#
+# Without BUILD_DIR it configures and builds (Release, CUDA arch 90, Ninja) into a fresh
+# directory ($CUZK_GPU_BUILD_DIR, default build-gpu-suite in the repository) first, building
+# only what it runs: every tests/test_*.cu and every benchmarks/bench_*. New tests and
+# benchmarks are picked up by name, nothing to register here.
+#
+# Then, in OUTDIR:
+#   <test>.log, <test>.xml         each GPU test's output and gtest XML
+#   <bench>.log, <bench>.json      each benchmark's output and Google Benchmark JSON
+#   gpu.txt                        nvidia-smi's view of the device
+#   summary.txt                    pass/fail per test and the key numbers per benchmark
+#
+# Environment:
+#   CUZK_BENCHMARK_LIB   a folder holding shared libraries the binaries need (e.g. a carried
+#                        libbenchmark); BUILD_DIR/lib is used too when it exists
+#   CUZK_BENCH_FILTER    --benchmark_filter regex for every benchmark (default: all)
+#   CUZK_BENCH_ARGS      extra arguments for every benchmark binary
+#   CUZK_SUITE_TIMEOUT   seconds allowed per binary (default 900)
+#   CUZK_SKIP_BENCH=1    run the tests only;  CUZK_SKIP_TESTS=1  the benchmarks only
+# Exit status: non-zero when a test failed (or the build failed).
+set -uo pipefail
+
+if [[ $# -lt 1 ]]; then
+    echo "usage: $0 OUTDIR [BUILD_DIR]" >&2
+    exit 2
+fi
+root=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$1"
+out=$(cd "$1" && pwd)
+timeout_s=${CUZK_SUITE_TIMEOUT:-900}
+
+# ---- build (unless given) -------------------------------------------------------------------
+if [[ $# -ge 2 ]]; then
+    build=$(cd "$2" && pwd)
+else
+    build=${CUZK_GPU_BUILD_DIR:-$root/build-gpu-suite}
+    rm -rf "$build"
+    targets=()
+    for src in "$root"/tests/test_*.cu "$root"/benchmarks/bench_*.cu "$root"/benchmarks/bench_*.cpp; do
+        [[ -e $src ]] && targets+=("$(basename "${src%.*}")")
+    done
+    echo "gpu-suite: building ${targets[*]} in $build"
+    if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON &&
+           cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"; } >"$out/build.log" 2>&1; then
+        echo "gpu-suite: build failed, see $out/build.log" | tee "$out/summary.txt"
+        tail -30 "$out/build.log"
+        exit 1
+    fi
+fi
+
+# ---- libraries a carried build may need ----------------------------------------------------------
+libdirs=()
+[[ -n ${CUZK_BENCHMARK_LIB:-} ]] && libdirs+=("$CUZK_BENCHMARK_LIB")
+[[ -d $build/lib ]] && libdirs+=("$build/lib")
+if ((${#libdirs[@]})); then
+    joined=$(IFS=:; echo "${libdirs[*]}")
+    export LD_LIBRARY_PATH="$joined${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+fi
+
+summary="$out/summary.txt"
+{
+    echo "cuzk gpu-suite, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "build: $build"
+} >"$summary"
+if command -v nvidia-smi >/dev/null; then
+    nvidia-smi >"$out/gpu.txt" 2>&1
+    nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,memory.total --format=csv,noheader 2>/dev/null |
+        sed 's/^/gpu: /' >>"$summary"
+else
+    echo "gpu: nvidia-smi not found" >>"$summary"
+fi
+
+is_exe() { [[ -f $1 && -x $1 ]]; }
+failed=0
+
+# ---- GPU tests: test_* executables built from tests/*.cu (ctest label gpu) ---------------------
+if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
+    echo "== tests" >>"$summary"
+    for exe in "$build"/tests/test_*; do
+        is_exe "$exe" || continue
+        name=$(basename "$exe")
+        [[ -e $root/tests/$name.cu ]] || continue  # host tests run in CI, not here
+        start=$(date +%s)
+        timeout "$timeout_s" "$exe" --gtest_output="xml:$out/$name.xml" >"$out/$name.log" 2>&1
+        rc=$?
+        secs=$(($(date +%s) - start))
+        passed=$(grep -o '\[  PASSED  \] [0-9]* test' "$out/$name.log" | grep -o '[0-9]*' | tail -1)
+        skipped=$(grep -o '\[  SKIPPED \] [0-9]* test' "$out/$name.log" | grep -o '[0-9]*' | tail -1)
+        if [[ $rc -ne 0 ]]; then
+            verdict=FAIL
+            failed=1
+        elif [[ -n $skipped && ${passed:-0} == 0 ]]; then
+            verdict=SKIPPED
+        else
+            verdict=PASS
+        fi
+        printf '%-8s %-40s passed=%s skipped=%s rc=%s %ss\n' "$verdict" "$name" "${passed:-0}" "${skipped:-0}" "$rc" "$secs" >>"$summary"
+        grep -E '^\[  FAILED  \] [A-Za-z]' "$out/$name.log" | sort -u | sed 's/^/         /' >>"$summary"
+    done
+fi
+
+# ---- benchmarks: every bench_* executable --------------------------------------------------------
+if [[ ${CUZK_SKIP_BENCH:-0} != 1 ]]; then
+    echo "== benchmarks" >>"$summary"
+    for exe in "$build"/benchmarks/bench_*; do
+        is_exe "$exe" || continue
+        name=$(basename "$exe")
+        args=(--benchmark_out="$out/$name.json" --benchmark_out_format=json)
+        [[ -n ${CUZK_BENCH_FILTER:-} ]] && args+=(--benchmark_filter="$CUZK_BENCH_FILTER")
+        # shellcheck disable=SC2206
+        [[ -n ${CUZK_BENCH_ARGS:-} ]] && args+=($CUZK_BENCH_ARGS)
+        start=$(date +%s)
+        timeout "$timeout_s" "$exe" "${args[@]}" >"$out/$name.log" 2>&1
+        rc=$?
+        secs=$(($(date +%s) - start))
+        printf '%-8s %-40s rc=%s %ss\n' "$([[ $rc -eq 0 ]] && echo ran || echo FAIL)" "$name" "$rc" "$secs" >>"$summary"
+        [[ $rc -ne 0 ]] && tail -5 "$out/$name.log" | sed 's/^/         /' >>"$summary"
+        # Key numbers: each benchmark's time, items/s and custom counters (from the JSON).
+        if [[ -s $out/$name.json ]] && command -v python3 >/dev/null; then
+            python3 - "$out/$name.json" >>"$summary" <<'EOF'
+import json, sys
+skip = {"name", "run_name", "run_type", "repetitions", "repetition_index", "threads", "iterations",
+        "family_index", "per_family_instance_index", "aggregate_name", "aggregate_unit", "time_unit",
+        "real_time", "cpu_time", "error_occurred", "error_message", "label"}
+data = json.load(open(sys.argv[1]))
+for b in data.get("benchmarks", []):
+    if b.get("error_occurred"):
+        print(f"         {b['name']}: ERROR {b.get('error_message', '')}")
+        continue
+    parts = [f"{b['real_time']:.4g} {b.get('time_unit', '')}"]
+    for k, v in b.items():
+        if k not in skip and isinstance(v, (int, float)):
+            parts.append(f"{k}={v:.4g}")
+    print(f"         {b['name']}: " + " ".join(parts))
+EOF
+        fi
+    done
+fi
+
+echo "== $([[ $failed -eq 0 ]] && echo 'all GPU tests passed' || echo 'SOME GPU TESTS FAILED')" >>"$summary"
+cat "$summary"
+exit "$failed"
