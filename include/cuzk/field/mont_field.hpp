@@ -186,7 +186,15 @@ struct mont_field {
     CUZK_HD constexpr mont_field& operator*=(const mont_field& b) { return *this = *this * b; }
 
     CUZK_HD constexpr mont_field dbl() const { return *this + *this; }
-    CUZK_HD constexpr mont_field square() const { return *this * *this; }
+    CUZK_HD constexpr mont_field square() const {
+#if CUZK_DEVICE_CODE
+        mont_field r{};
+        device_arith::mont_sqr<params>(r.mont, mont);  // dedicated squaring: ~3/4 of a mul's IMADs
+        return r;
+#else
+        return *this * *this;
+#endif
+    }
 
     /// this^e by square-and-multiply; time depends on the exponent (public exponents only).
     template <size_t M>
