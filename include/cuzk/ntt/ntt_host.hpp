@@ -1,0 +1,234 @@
+// Host NTT: forward and inverse transforms over a domain<F>, in any ordering, on H or a coset,
+// multi-threaded with OpenMP when the consumer compiles with it (plain loops otherwise).
+//
+//   ntt::domain<bls12_381::fr> d(20);
+//   ntt::forward(d, std::span(coeffs), ntt::ordering::nr);   // DIF: natural -> bit-reversed
+//   ... pointwise work on bit-reversed evaluations ...
+//   ntt::inverse(d, std::span(coeffs), ntt::ordering::rn);   // DIT: bit-reversed -> natural
+//
+// A span of k·n elements is k polynomials of n coefficients each, transformed one after another.
+// Algorithm: radix-2 Gentleman-Sande (DIF, natural -> bit-reversed) and Cooley-Tukey (DIT,
+// bit-reversed -> natural) with per-stage contiguous twiddle tables; stages whose butterflies
+// span less than a cache block run depth-first per block, so the block stays in cache.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cuzk/core/error.hpp"
+#include "cuzk/ntt/domain.hpp"
+#include "cuzk/ntt/ordering.hpp"
+
+namespace cuzk::ntt {
+
+namespace detail {
+
+/// Below this many independent work items a loop stays on one thread.
+inline constexpr int64_t host_parallel_min = int64_t(1) << 11;
+/// Elements per cache block for depth-first stages (8192 · 32 B = 256 KiB for 4-limb fields).
+inline constexpr size_t host_block_log = 13;
+
+/// Stage twiddles: tw[m + j] = w_{2m}^j for every power of two m < n and j < m (tw[0] unused),
+/// where w = root is a primitive n-th root. Each stage reads its twiddles contiguously.
+template <class F>
+std::vector<F> stage_twiddles(const F& root, size_t log_n) {
+    const size_t n = size_t(1) << log_n;
+    std::vector<F> tw(std::max<size_t>(n, 2));
+    if (n < 2) return tw;
+    const size_t half = n / 2;
+    constexpr size_t chunk = 1024;
+    const int64_t chunks = int64_t((half + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static) if (chunks * int64_t(chunk) >= host_parallel_min)
+    for (int64_t c = 0; c < chunks; ++c) {
+        size_t j0 = size_t(c) * chunk, j1 = std::min(half, j0 + chunk);
+        F p = root.pow_vartime(uint64_t(j0));
+        for (size_t j = j0; j < j1; ++j, p *= root) tw[half + j] = p;
+    }
+    // w_{2m}^j = w_{4m}^{2j}: smaller stages are strided copies of the next larger one.
+    for (size_t m = half / 2; m >= 1; m /= 2)
+        for (size_t j = 0; j < m; ++j) tw[m + j] = tw[2 * m + 2 * j];
+    return tw;
+}
+
+/// Gentleman-Sande butterfly: (a, b) -> (a + b, (a - b)·w).
+template <class F>
+inline void dif_butterfly(F& a, F& b, const F& w) {
+    F t = a - b;
+    a += b;
+    b = t * w;
+}
+/// Cooley-Tukey butterfly: (a, b) -> (a + b·w, a - b·w).
+template <class F>
+inline void dit_butterfly(F& a, F& b, const F& w) {
+    F t = b * w;
+    b = a - t;
+    a += t;
+}
+
+/// One radix-2 stage of half-span m = 2^lm over the whole array, parallel over butterflies.
+template <class F, bool Dif>
+void stage_flat(F* a, size_t n, size_t lm, const F* tw) {
+    const size_t m = size_t(1) << lm;
+    const int64_t butterflies = int64_t(n / 2);
+#pragma omp parallel for schedule(static) if (butterflies >= host_parallel_min)
+    for (int64_t q = 0; q < butterflies; ++q) {
+        size_t j = size_t(q) & (m - 1);
+        size_t i = ((size_t(q) >> lm) << (lm + 1)) | j;
+        if constexpr (Dif)
+            dif_butterfly(a[i], a[i + m], tw[m + j]);
+        else
+            dit_butterfly(a[i], a[i + m], tw[m + j]);
+    }
+}
+
+/// Stages of half-span < block, run depth-first on each block of `block` elements.
+template <class F, bool Dif>
+void stages_blocked(F* a, size_t n, size_t block, const F* tw) {
+    const int64_t blocks = int64_t(n / block);
+#pragma omp parallel for schedule(static) if (int64_t(n) >= host_parallel_min)
+    for (int64_t b = 0; b < blocks; ++b) {
+        F* x = a + size_t(b) * block;
+        auto stage = [&](size_t m) {
+            for (size_t s = 0; s < block; s += 2 * m)
+                for (size_t j = 0; j < m; ++j) {
+                    if constexpr (Dif)
+                        dif_butterfly(x[s + j], x[s + j + m], tw[m + j]);
+                    else
+                        dit_butterfly(x[s + j], x[s + j + m], tw[m + j]);
+                }
+        };
+        if constexpr (Dif)
+            for (size_t m = block / 2; m >= 1; m /= 2) stage(m);
+        else
+            for (size_t m = 1; m < block; m *= 2) stage(m);
+    }
+}
+
+/// DIF network: natural-order input -> bit-reversed output (tw from stage_twiddles).
+template <class F>
+void dif(F* a, size_t log_n, const F* tw) {
+    const size_t n = size_t(1) << log_n;
+    const size_t block_log = std::min(log_n, host_block_log);
+    for (size_t lm = log_n; lm-- > block_log;) stage_flat<F, true>(a, n, lm, tw);
+    if (block_log > 0) stages_blocked<F, true>(a, n, size_t(1) << block_log, tw);
+}
+
+/// DIT network: bit-reversed input -> natural-order output (tw from stage_twiddles).
+template <class F>
+void dit(F* a, size_t log_n, const F* tw) {
+    const size_t n = size_t(1) << log_n;
+    const size_t block_log = std::min(log_n, host_block_log);
+    if (block_log > 0) stages_blocked<F, false>(a, n, size_t(1) << block_log, tw);
+    for (size_t lm = block_log; lm < log_n; ++lm) stage_flat<F, false>(a, n, lm, tw);
+}
+
+/// a[pos(j)] *= c · base^j for j < n, pos the identity or bit reversal.
+template <class F>
+void scale_powers(F* a, size_t log_n, const F& base, const F& c, bool bit_reversed) {
+    const size_t n = size_t(1) << log_n;
+    constexpr size_t chunk = 1024;
+    const int64_t chunks = int64_t((n + chunk - 1) / chunk);
+#pragma omp parallel for schedule(static) if (int64_t(n) >= host_parallel_min)
+    for (int64_t ci = 0; ci < chunks; ++ci) {
+        size_t j0 = size_t(ci) * chunk, j1 = std::min(n, j0 + chunk);
+        F p = c * base.pow_vartime(uint64_t(j0));
+        for (size_t j = j0; j < j1; ++j, p *= base) a[bit_reversed ? bit_reverse(j, unsigned(log_n)) : j] *= p;
+    }
+}
+
+/// a[i] *= c for i < n.
+template <class F>
+void scale_constant(F* a, size_t n, const F& c) {
+#pragma omp parallel for schedule(static) if (int64_t(n) >= host_parallel_min)
+    for (int64_t i = 0; i < int64_t(n); ++i) a[i] *= c;
+}
+
+}  // namespace detail
+
+/// Reorders n = 2^log_n elements from natural to bit-reversed order (an involution).
+template <class F>
+void bit_reverse_permute(std::span<F> a, size_t log_n) {
+    const size_t n = size_t(1) << log_n;
+    if (a.size() != n)
+        throw invalid_argument("ntt::bit_reverse_permute: span of " + std::to_string(a.size()) +
+                               " elements, expected 2^" + std::to_string(log_n));
+#pragma omp parallel for schedule(static) if (int64_t(n) >= detail::host_parallel_min)
+    for (int64_t i = 0; i < int64_t(n); ++i) {
+        size_t j = bit_reverse(uint64_t(i), unsigned(log_n));
+        if (size_t(i) < j) std::swap(a[size_t(i)], a[j]);
+    }
+}
+
+namespace detail {
+
+template <class F>
+size_t batch_count(const domain<F>& d, size_t elements, const char* where) {
+    if (elements == 0 || elements % d.size() != 0)
+        throw invalid_argument(std::string("ntt::") + where + ": " + std::to_string(elements) +
+                               " elements is not a positive multiple of the domain size " + std::to_string(d.size()));
+    return elements / d.size();
+}
+
+}  // namespace detail
+
+/// Forward NTT, in place: coefficients -> evaluations at w^i (coset::none) or at g·w^i
+/// (coset::shifted), for each polynomial of d.size() coefficients in `data`.
+/// Throws invalid_argument if data.size() is not a positive multiple of d.size().
+template <class F>
+void forward(const domain<F>& d, std::span<F> data, ordering order = ordering::nn, coset c = coset::none) {
+    const size_t batch = detail::batch_count(d, data.size(), "forward");
+    const size_t log_n = d.log_size(), n = d.size();
+    if (n == 1) return;  // a constant evaluates to itself everywhere
+    const std::vector<F> tw = detail::stage_twiddles(d.root(), log_n);
+    for (size_t p = 0; p < batch; ++p) {
+        F* a = data.data() + p * n;
+        std::span<F> poly(a, n);
+        if (!input_bit_reversed(order)) {
+            if (c == coset::shifted) detail::scale_powers(a, log_n, d.coset_shift(), F::one(), false);
+            detail::dif(a, log_n, tw.data());
+            if (!output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
+        } else {
+            if (c == coset::shifted) detail::scale_powers(a, log_n, d.coset_shift(), F::one(), true);
+            detail::dit(a, log_n, tw.data());
+            if (output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
+        }
+    }
+}
+
+/// Inverse NTT, in place: evaluations at w^i (coset::none) or g·w^i (coset::shifted) ->
+/// coefficients, for each polynomial of d.size() values in `data`. Undoes forward() with the
+/// same coset; orders as in `ordering` (input first).
+/// Throws invalid_argument if data.size() is not a positive multiple of d.size().
+template <class F>
+void inverse(const domain<F>& d, std::span<F> data, ordering order = ordering::nn, coset c = coset::none) {
+    const size_t batch = detail::batch_count(d, data.size(), "inverse");
+    const size_t log_n = d.log_size(), n = d.size();
+    if (n == 1) return;
+    const std::vector<F> tw = detail::stage_twiddles(d.root_inverse(), log_n);
+    for (size_t p = 0; p < batch; ++p) {
+        F* a = data.data() + p * n;
+        std::span<F> poly(a, n);
+        if (input_bit_reversed(order)) {
+            detail::dit(a, log_n, tw.data());
+            if (c == coset::shifted)
+                detail::scale_powers(a, log_n, d.coset_shift_inverse(), d.size_inverse(), false);
+            else
+                detail::scale_constant(a, n, d.size_inverse());
+            if (output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
+        } else {
+            detail::dif(a, log_n, tw.data());
+            if (c == coset::shifted)
+                detail::scale_powers(a, log_n, d.coset_shift_inverse(), d.size_inverse(), true);
+            else
+                detail::scale_constant(a, n, d.size_inverse());
+            if (!output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
+        }
+    }
+}
+
+}  // namespace cuzk::ntt
