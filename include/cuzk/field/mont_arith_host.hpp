@@ -4,7 +4,10 @@
 // at the top of the modulus (p < 2^(64N-1)), checked by mont_field, so sums never overflow N limbs.
 #pragma once
 
+#include <type_traits>
+
 #include "cuzk/core/bigint.hpp"
+#include "cuzk/field/mont_arith_x86.hpp"
 
 namespace cuzk::host_arith {
 
@@ -36,6 +39,12 @@ constexpr void mod_sub(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, c
 template <size_t N>
 constexpr void mont_mul(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, const bigint<N>& p,
                         uint64_t inv) {
+#if CUZK_HOST_ADX
+    if (!std::is_constant_evaluated()) {
+        if constexpr (N == 4) return x86::mont_mul_adx_4(out, a, b, p, inv);
+        if constexpr (N == 6) return x86::mont_mul_adx_6(out, a, b, p, inv);
+    }
+#endif
     uint64_t t[N] = {};
 #pragma GCC unroll 16
     for (size_t i = 0; i < N; ++i) {
