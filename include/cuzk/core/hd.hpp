@@ -17,3 +17,12 @@
 #else
 #define CUZK_DEVICE_CODE 0
 #endif
+
+/// Asks the compiler to unroll the next loop fully (loops over limbs).
+#if defined(__CUDACC__) || defined(__clang__)
+#define CUZK_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define CUZK_UNROLL _Pragma("GCC unroll 16")
+#else
+#define CUZK_UNROLL
+#endif

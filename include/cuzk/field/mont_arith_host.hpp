@@ -46,14 +46,14 @@ constexpr void mont_mul(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, 
     }
 #endif
     uint64_t t[N] = {};
-#pragma GCC unroll 16
+CUZK_UNROLL
     for (size_t i = 0; i < N; ++i) {
         u128 x = u128(a.limb[0]) * b.limb[i] + t[0];
         uint64_t carry_ab = uint64_t(x >> 64);
         const uint64_t m = uint64_t(x) * inv;  // makes the low limb of t + m*p vanish
         x = u128(m) * p.limb[0] + uint64_t(x);
         uint64_t carry_mp = uint64_t(x >> 64);
-#pragma GCC unroll 16
+CUZK_UNROLL
         for (size_t j = 1; j < N; ++j) {
             x = u128(a.limb[j]) * b.limb[i] + t[j] + carry_ab;
             carry_ab = uint64_t(x >> 64);
