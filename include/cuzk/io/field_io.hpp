@@ -1,0 +1,127 @@
+// Reading field elements and points out of iden3 sections, validated and converted in place.
+//
+// cuzk's field elements store their Montgomery form x*R mod p in 64-bit little-endian limbs,
+// with R = 2^(64*limbs). snarkjs's n8-byte encodings use R = 2^(8*n8), and n8 = 8*limbs for
+// every field here, so a zkey coordinate ("LEM": little-endian Montgomery) is byte for byte a
+// cuzk field element: arrays are read straight into their final vectors and only checked.
+// Canonical values (.r1cs, .wtns) are read the same way and converted in place, so no reader
+// holds two copies of a large array.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/core/bigint.hpp"
+#include "cuzk/io/binfile.hpp"
+#include "cuzk/io/snarkjs_curve.hpp"
+
+namespace cuzk::io {
+
+/// Bytes of one encoded element of F in iden3 files (n8).
+template <class F>
+inline constexpr size_t n8_of = sizeof(typename F::integer);
+
+/// True if the integer is below F's modulus.
+template <class F>
+constexpr bool below_modulus(const typename F::integer& x) {
+    return x < F::modulus;
+}
+
+/// Reads `u32 n8` then `prime[n8]` and checks both against field F (the wrong curve's prime, or a
+/// field size that does not match, is an error naming `what`).
+template <class F>
+void read_field_header(section_reader& r, std::string_view what) {
+    const uint32_t n8 = r.u32();
+    if (n8 != n8_of<F>)
+        throw r.fail(std::string(what) + " size n8 = " + std::to_string(n8) + ", expected " +
+                     std::to_string(n8_of<F>) + " for " + F::config::name);
+    typename F::integer p{};
+    r.read(&p, n8);
+    if (p != F::modulus)
+        throw r.fail(std::string(what) + " prime is not the modulus of " + F::config::name + " (wrong curve?)");
+}
+
+/// Reads one canonical little-endian element (n8 bytes); throws if it is >= p.
+template <class F>
+F read_canonical(section_reader& r, std::string_view what) {
+    typename F::integer x{};
+    r.read(&x, n8_of<F>);
+    if (!below_modulus<F>(x)) throw r.fail(std::string(what) + ": value is not below the modulus");
+    return F::from_canonical_unchecked(x);
+}
+
+/// Reads `count` canonical elements straight into out (resized), then converts them to
+/// Montgomery form in place. The section must hold at least count * n8 bytes (checked
+/// before allocating).
+template <class F>
+void read_canonical_array(section_reader& r, uint64_t count, std::vector<F>& out, std::string_view what) {
+    static_assert(sizeof(F) == n8_of<F>, "field elements must be exactly their limbs");
+    if (count > r.remaining() / n8_of<F>)
+        throw r.fail(std::string(what) + ": count " + std::to_string(count) + " needs more bytes than the section has");
+    out.resize(size_t(count));
+    r.read(out.data(), size_t(count) * n8_of<F>);
+    for (size_t i = 0; i < out.size(); ++i) {
+        const auto x = out[i].mont;  // holds the canonical integer as read
+        if (!below_modulus<F>(x))
+            throw r.fail(std::string(what) + " " + std::to_string(i) + ": value is not below the modulus");
+        out[i] = F::from_canonical_unchecked(x);
+    }
+}
+
+namespace detail {
+
+/// Every base-field coordinate of an element (1 for Fq, 2 for Fq2) is below the modulus.
+template <class F>
+bool coordinates_canonical(const F& v) {
+    if constexpr (requires { v.c1; }) {
+        return coordinates_canonical(v.c0) && coordinates_canonical(v.c1);
+    } else {
+        return below_modulus<F>(v.mont);
+    }
+}
+
+}  // namespace detail
+
+/// Reads `count` affine points stored as snarkjs does in zkeys (x then y, each little-endian
+/// Montgomery; Fq2 as c0 then c1; infinity as all-zero bytes) straight into out, then checks
+/// every coordinate is below q and, if check_on_curve, that every point is on the curve
+/// y^2 = x^3 + b (no subgroup check: snarkjs does none either).
+template <class Point, class F>
+void read_point_array(section_reader& r, uint64_t count, std::vector<Point>& out, const F& b, bool check_on_curve,
+                      std::string_view what) {
+    static_assert(sizeof(Point) == 2 * sizeof(F), "points must be two packed coordinates");
+    constexpr size_t bytes = sizeof(Point);
+    if (count > r.remaining() / bytes)
+        throw r.fail(std::string(what) + ": " + std::to_string(count) + " points need more bytes than the section has");
+    out.resize(size_t(count));
+    r.read(out.data(), size_t(count) * bytes);
+    // First bad index (or n), found in parallel: exceptions must not leave an OpenMP region.
+    const int64_t n = int64_t(out.size());
+    int64_t first_bad = n;
+#pragma omp parallel for reduction(min : first_bad) schedule(static)
+    for (int64_t i = 0; i < n; ++i) {
+        const Point& p = out[size_t(i)];
+        bool ok = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
+        if (ok && check_on_curve) ok = on_curve(p, b);
+        if (!ok && i < first_bad) first_bad = i;
+    }
+    if (first_bad < n) {
+        const Point& p = out[size_t(first_bad)];
+        const bool canonical = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
+        throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " +
+                     (canonical ? "point is not on the curve" : "coordinate is not below the modulus q"));
+    }
+}
+
+/// Reads one point (see read_point_array).
+template <class Point, class F>
+Point read_point(section_reader& r, const F& b, bool check_on_curve, std::string_view what) {
+    std::vector<Point> one;
+    read_point_array(r, 1, one, b, check_on_curve, what);
+    return one[0];
+}
+
+}  // namespace cuzk::io

@@ -1,0 +1,418 @@
+// io/ readers on small synthetic files written by tests/test_io_synth.hpp: correct decoding and
+// a clear cuzk::decode_error for every kind of malformed input (truncation at every byte,
+// bad magic/version/section table, wrong curve, absurd counts, values and points out of range).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <random>
+#include <string>
+
+#include "cuzk/io/r1cs.hpp"
+#include "cuzk/io/wtns.hpp"
+#include "cuzk/io/zkey.hpp"
+#include "test_io_synth.hpp"
+
+using namespace cuzk;
+using namespace cuzk::io;
+using namespace cuzk::io::testing;
+
+namespace {
+
+/// Runs f, expects a decode_error whose message contains every one of `parts`.
+void expect_decode_error(const std::function<void()>& f, std::initializer_list<std::string_view> parts) {
+    try {
+        f();
+    } catch (const decode_error& e) {
+        const std::string msg = e.what();
+        for (auto p : parts) EXPECT_NE(msg.find(p), std::string::npos) << "message: " << msg << "\nmissing: " << p;
+        return;
+    } catch (const std::exception& e) {
+        ADD_FAILURE() << "expected decode_error, got: " << e.what();
+        return;
+    }
+    ADD_FAILURE() << "expected decode_error, nothing thrown";
+}
+
+template <class T>
+auto reader_of(const bytes& b, const std::string& name) {
+    return [b, name] { (void)T::read(source_of(b, name)); };
+}
+
+void put32(bytes& b, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (8 * i));
+}
+
+}  // namespace
+
+template <class Curve>
+class io_readers : public ::testing::Test {};
+using curves = ::testing::Types<bn128, bls12381>;
+TYPED_TEST_SUITE(io_readers, curves);
+
+// ---- binfile ------------------------------------------------------------------------------------
+
+TEST(io_binfile, parses_sections_in_any_order_and_bounds_reads) {
+    container c{"test", 7, {{3, {1, 2, 3}}, {1, {}}, {2, {9, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}}}};
+    binfile f(source_of(c.build(), "t.bin"), "test", 7);
+    ASSERT_EQ(f.sections().size(), 3u);
+    EXPECT_EQ(f.section(3).size, 3u);
+    EXPECT_EQ(f.section(1).size, 0u);
+    auto r = f.reader(2);
+    EXPECT_EQ(r.u32(), 9u);
+    EXPECT_EQ(r.u64(), ~uint64_t(0));
+    r.expect_end();
+    expect_decode_error([&] { (void)r.u32(); }, {"t.bin", "section 2", "truncated"});
+    expect_decode_error([&] { (void)f.section(4); }, {"section 4", "missing"});
+    expect_decode_error([&] { f.require_known_sections({1, 2}); }, {"section 3", "unknown section"});
+    auto r3 = f.reader(3);
+    uint8_t two[2];
+    r3.read(two, 2);
+    expect_decode_error([&] { r3.expect_end(); }, {"section 3", "disagrees"});
+}
+
+TEST(io_binfile, rejects_bad_headers_and_tables) {
+    container c{"test", 1, {{1, {1, 2, 3, 4}}, {2, {5}}}};
+    const bytes good = c.build();
+    auto parse = [](const bytes& b) { return [b] { binfile f(source_of(b, "x.bin"), "test", 1); }; };
+    bytes b = good;
+    b[0] = 'T';
+    expect_decode_error(parse(b), {"x.bin", "bad magic 'Test'"});
+    b = good;
+    put32(b, 4, 2);
+    expect_decode_error(parse(b), {"version 2"});
+    b = good;
+    put32(b, 8, 0xffffffffu);  // absurd section count: rejected before reserving
+    expect_decode_error(parse(b), {"4294967295 sections"});
+    b = good;
+    put32(b, 8, 1);  // one section declared, bytes of another follow
+    expect_decode_error(parse(b), {"unexpected bytes after the last section"});
+    b = good;
+    b.push_back(0);
+    expect_decode_error(parse(b), {"1 unexpected bytes"});
+    b = good;
+    put32(b, 12 + 12 + 4, 1);  // the second section gets id 1 again
+    expect_decode_error(parse(b), {"section 1", "duplicate"});
+    b = good;
+    put32(b, 16, 0xffff);  // section size far past the end
+    expect_decode_error(parse(b), {"section 1", "runs past the end"});
+    for (size_t n = 0; n < good.size(); ++n)
+        expect_decode_error(parse(bytes(good.begin(), good.begin() + n)), {"x.bin"});
+    binfile ok(source_of(good, "x.bin"), "test", 1);
+    EXPECT_EQ(ok.sections().size(), 2u);
+}
+
+TEST(io_binfile, file_source_reads_files_and_reports_missing_ones) {
+    const auto path = std::filesystem::temp_directory_path() / ("cuzk_io_binfile_" + std::to_string(::getpid()) + ".bin");
+    container c{"test", 1, {{1, {1, 2, 3, 4}}}};
+    const bytes b = c.build();
+    {
+        std::ofstream out(path, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+    }
+    binfile f = binfile::open(path.string(), "test", 1);
+    EXPECT_EQ(f.reader(1).u32(), 0x04030201u);
+    std::filesystem::remove(path);
+    try {
+        (void)binfile::open(path.string(), "test", 1);
+        ADD_FAILURE() << "opening a missing file must throw";
+    } catch (const cuzk::error& e) {
+        EXPECT_NE(std::string(e.what()).find("cannot open"), std::string::npos);
+    }
+}
+
+// ---- r1cs -----------------------------------------------------------------------------------------
+
+TYPED_TEST(io_readers, r1cs_decodes_and_is_satisfied) {
+    using fr = typename TypeParam::fr;
+    toy_circuit<TypeParam> toy;
+    auto r = r1cs<TypeParam>::read(source_of(toy.r1cs().build(), "toy.r1cs"));
+    EXPECT_EQ(r.n_wires, 5u);
+    EXPECT_EQ(r.n_pub_out, 1u);
+    EXPECT_EQ(r.n_pub_in, 1u);
+    EXPECT_EQ(r.n_prv_in, 1u);
+    EXPECT_EQ(r.n_public(), 2u);
+    EXPECT_EQ(r.n_constraints, 3u);
+    ASSERT_EQ(r.a.rows(), 3u);
+    const lc_matrix<fr>* mats[3] = {&r.a, &r.b, &r.c};
+    for (size_t i = 0; i < 3; ++i)
+        for (size_t m = 0; m < 3; ++m) {
+            const auto& want = toy.constraints[i][m];
+            auto got = mats[m]->row(i);
+            ASSERT_EQ(got.size(), want.size());
+            for (size_t k = 0; k < want.size(); ++k) {
+                EXPECT_EQ(got[k].wire, want[k].wire);
+                EXPECT_EQ(got[k].value, want[k].value);
+            }
+        }
+    EXPECT_EQ(r.wire_to_label.size(), 5u);
+    EXPECT_FALSE(r.first_unsatisfied(toy.witness).has_value());
+    auto bad = toy.witness;
+    bad[1] += fr::one();
+    EXPECT_EQ(r.first_unsatisfied(bad), std::optional<size_t>(1));
+    bad = toy.witness;
+    bad[3] += fr::one();  // x*y != t
+    EXPECT_EQ(r.first_unsatisfied(bad), std::optional<size_t>(0));
+    EXPECT_THROW((void)r.first_unsatisfied(std::span(toy.witness).first(4)), cuzk::invalid_argument);
+}
+
+TYPED_TEST(io_readers, r1cs_rejects_every_truncation_and_corruption) {
+    using fr = typename TypeParam::fr;
+    using R = r1cs<TypeParam>;
+    toy_circuit<TypeParam> toy;
+    const container c = toy.r1cs();
+    const bytes good = c.build();
+    for (size_t n = 0; n < good.size(); ++n) expect_decode_error(reader_of<R>(bytes(good.begin(), good.begin() + n), "t.r1cs"), {"t.r1cs"});
+
+    // Section table: sections are 2 (constraints), 1 (header), 3 (labels) in file order.
+    const auto offs = c.header_offsets();
+    bytes b = good;
+    put32(b, offs[0], 9);
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 9", "unknown section"});
+    b = good;
+    put32(b, offs[0], 4);
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 4", "custom gates"});
+    b = good;
+    put32(b, offs[2], 1);
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"duplicate"});
+
+    // Missing header or constraints.
+    for (uint32_t drop : {1u, 2u}) {
+        container d = c;
+        std::erase_if(d.sections, [&](const auto& s) { return s.first == drop; });
+        expect_decode_error(reader_of<R>(d.build(), "t.r1cs"), {"section " + std::to_string(drop), "missing"});
+    }
+
+    // Header fields (section 1 content starts at offs[1] + 12).
+    const size_t h = offs[1] + 12;
+    b = good;
+    put32(b, h, 48);
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 1 (header)", "n8 = 48"});
+    b = good;
+    b[h + 4] ^= 1;  // not r
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 1 (header)", "prime", "wrong curve"});
+    b = good;
+    put32(b, h + 36, 2);  // nWires < 1 + outputs + inputs
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"nWires = 2"});
+    b = good;
+    put32(b, h + 36 + 24, 0xffffffffu);  // absurd nConstraints: rejected before allocating
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 2 (constraints)", "nConstraints = 4294967295"});
+    b = good;
+    put32(b, h + 36 + 24, 2);  // fewer constraints than the section holds
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 2", "disagrees"});
+
+    // Constraint content (section 2 content starts at offs[0] + 12): first LC is A of constraint 0.
+    const size_t s2 = offs[0] + 12;
+    b = good;
+    put32(b, s2, 0x7fffffffu);  // absurd nTerms
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 2", "2147483647 terms"});
+    b = good;
+    put32(b, s2 + 4, 5);  // wire id == nWires
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 2", "wire 5"});
+    b = good;
+    {
+        writer w;
+        w.integer(fr::modulus);  // the value r itself is not canonical
+        std::copy(w.b.begin(), w.b.end(), b.begin() + s2 + 8);
+    }
+    expect_decode_error(reader_of<R>(b, "t.r1cs"), {"section 2", "not below the modulus"});
+
+    // Labels section of the wrong size.
+    container d = c;
+    d.sections[2].second.resize(32);
+    expect_decode_error(reader_of<R>(d.build(), "t.r1cs"), {"section 3", "nWires = 5"});
+}
+
+TEST(io_readers_cross, r1cs_of_one_curve_is_rejected_by_the_other) {
+    toy_circuit<bn128> toy;
+    const bytes b = toy.r1cs().build();
+    expect_decode_error(reader_of<r1cs<bls12381>>(b, "bn.r1cs"), {"bn.r1cs", "section 1", "wrong curve"});
+    toy_circuit<bls12381> toy2;
+    expect_decode_error(reader_of<wtns<bn128>>(toy2.wtns().build(), "bls.wtns"), {"bls.wtns", "section 1", "wrong curve"});
+}
+
+// ---- wtns -----------------------------------------------------------------------------------------
+
+TYPED_TEST(io_readers, wtns_decodes_and_rejects_corruption) {
+    using fr = typename TypeParam::fr;
+    using W = wtns<TypeParam>;
+    toy_circuit<TypeParam> toy;
+    const container c = toy.wtns();
+    const bytes good = c.build();
+    auto w = W::read(source_of(good, "t.wtns"));
+    ASSERT_EQ(w.values.size(), toy.witness.size());
+    for (size_t i = 0; i < w.values.size(); ++i) EXPECT_EQ(w.values[i], toy.witness[i]);
+
+    for (size_t n = 0; n < good.size(); ++n) expect_decode_error(reader_of<W>(bytes(good.begin(), good.begin() + n), "t.wtns"), {"t.wtns"});
+    const auto offs = c.header_offsets();
+    const size_t h = offs[0] + 12, v = offs[1] + 12;
+    bytes b = good;
+    put32(b, 4, 1);
+    expect_decode_error(reader_of<W>(b, "t.wtns"), {"wtns version 1"});
+    b = good;
+    put32(b, h + 36, 0xffffffffu);  // absurd nWitness
+    expect_decode_error(reader_of<W>(b, "t.wtns"), {"section 2 (witness values)", "nWitness = 4294967295"});
+    b = good;
+    put32(b, h + 36, 4);
+    expect_decode_error(reader_of<W>(b, "t.wtns"), {"section 2", "nWitness = 4"});
+    b = good;
+    std::fill(b.begin() + v + 32 * 2, b.begin() + v + 32 * 3, 0xff);  // value 2 >= r
+    expect_decode_error(reader_of<W>(b, "t.wtns"), {"section 2", "witness value 2", "not below the modulus"});
+    b = good;
+    b[v] = 2;  // w[0] must be 1
+    expect_decode_error(reader_of<W>(b, "t.wtns"), {"constant ONE"});
+    b = good;
+    put32(b, offs[1], 3);
+    expect_decode_error(reader_of<W>(b, "t.wtns"), {"section 3", "unknown"});
+    (void)fr::one();
+}
+
+// ---- zkey -----------------------------------------------------------------------------------------
+
+TYPED_TEST(io_readers, zkey_decodes_points_and_coefficients) {
+    using Z = zkey<TypeParam>;
+    toy_zkey<TypeParam> toy;
+    const Z z = Z::read(source_of(toy.build().build(), "t.zkey"));
+    EXPECT_EQ(z.n_vars, toy.n_vars);
+    EXPECT_EQ(z.n_public, toy.n_public);
+    EXPECT_EQ(z.domain_size, toy.domain_size);
+    EXPECT_EQ(z.domain_log2(), 3u);
+    EXPECT_EQ(z.vk.alpha1, toy.header_g1[0]);
+    EXPECT_EQ(z.vk.beta1, toy.header_g1[1]);
+    EXPECT_EQ(z.vk.delta1, toy.header_g1[2]);
+    EXPECT_EQ(z.vk.beta2, toy.header_g2[0]);
+    EXPECT_EQ(z.vk.gamma2, toy.header_g2[1]);
+    EXPECT_EQ(z.vk.delta2, toy.header_g2[2]);
+    EXPECT_EQ(z.vk.ic, toy.ic);
+    EXPECT_EQ(z.vk.n_public(), toy.n_public);
+    EXPECT_EQ(z.a, toy.a);
+    EXPECT_TRUE(z.a[4].is_identity());
+    EXPECT_TRUE(z.b2[5].is_identity());
+    EXPECT_EQ(z.b1, toy.b1);
+    EXPECT_EQ(z.b2, toy.b2);
+    EXPECT_EQ(z.c, toy.c);
+    EXPECT_EQ(z.h, toy.h);
+    ASSERT_EQ(z.coeffs.size(), toy.coeffs.size());
+    for (size_t i = 0; i < z.coeffs.size(); ++i) {
+        EXPECT_EQ(uint32_t(z.coeffs[i].matrix), toy.coeffs[i].matrix);
+        EXPECT_EQ(z.coeffs[i].constraint, toy.coeffs[i].constraint);
+        EXPECT_EQ(z.coeffs[i].signal, toy.coeffs[i].signal);
+        EXPECT_EQ(z.coeffs[i].value, toy.coeffs[i].value) << "coefficient " << i << " (stored as c*R^2)";
+    }
+}
+
+TYPED_TEST(io_readers, zkey_rejects_every_truncation_and_corruption) {
+    using Z = zkey<TypeParam>;
+    using fq = typename TypeParam::fq;
+    using fr = typename TypeParam::fr;
+    constexpr size_t n8q = sizeof(typename fq::integer);
+    toy_zkey<TypeParam> toy;
+    const container c = toy.build();
+    const bytes good = c.build();
+    for (size_t n = 0; n < good.size(); ++n) expect_decode_error(reader_of<Z>(bytes(good.begin(), good.begin() + n), "t.zkey"), {"t.zkey"});
+
+    // File order of sections: 1, 2, 4, 3, 5, 6, 7, 8, 9, 10.
+    const auto offs = c.header_offsets();
+    auto content = [&](uint32_t id) {
+        for (size_t i = 0; i < c.sections.size(); ++i)
+            if (c.sections[i].first == id) return offs[i] + 12;
+        return size_t(0);
+    };
+    const size_t s2 = content(2);
+    const size_t counts = s2 + 4 + n8q + 4 + 32;  // nVars, nPublic, domainSize
+    bytes b = good;
+    put32(b, content(1), 2);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 1 (protocol)", "PLONK", "not supported"});
+    b = good;
+    put32(b, offs[9], 11);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 11", "unknown"});
+    for (uint32_t drop : {2u, 3u, 4u, 5u, 6u, 7u, 8u, 9u}) {
+        container d = c;
+        std::erase_if(d.sections, [&](const auto& s) { return s.first == drop; });
+        expect_decode_error(reader_of<Z>(d.build(), "t.zkey"), {"section " + std::to_string(drop), "missing"});
+    }
+    {  // section 10 (transcript) is optional
+        container d = c;
+        d.sections.pop_back();
+        EXPECT_NO_THROW((void)Z::read(source_of(d.build(), "t.zkey")));
+    }
+    b = good;
+    b[s2 + 4] ^= 2;  // q of another curve
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2 (Groth16 header)", "base field (q) prime", "wrong curve"});
+    b = good;
+    b[s2 + 4 + n8q + 4] ^= 2;
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2", "scalar field (r) prime"});
+    b = good;
+    put32(b, s2, 40);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2", "n8 = 40"});
+    b = good;
+    put32(b, counts, 0xffffffffu);  // absurd nVars: section sizes disagree, nothing allocated
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 5 (A points)", "disagrees with the header"});
+    b = good;
+    put32(b, counts + 4, toy.n_vars);  // nPublic >= nVars
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2", "nPublic = 6"});
+    b = good;
+    put32(b, counts + 8, 12);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2", "domainSize = 12 is not a power of two"});
+    if constexpr (fr::two_adicity < 31) {  // BN254: 2^31 exceeds Fr's 2-adicity 28
+        b = good;
+        put32(b, counts + 8, 0x80000000u);
+        expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2", "2-adicity"});
+    }
+
+    // Coefficients (section 4): nCoeffs, then (matrix, constraint, signal, value).
+    const size_t s4 = content(4);
+    b = good;
+    put32(b, s4, 0xffffffffu);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 4 (coefficients)", "nCoeffs = 4294967295"});
+    b = good;
+    put32(b, s4 + 4, 2);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 4", "coefficient 0", "matrix 2"});
+    b = good;
+    put32(b, s4 + 8, toy.domain_size);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 4", "constraint 8"});
+    b = good;
+    put32(b, s4 + 12, toy.n_vars);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 4", "signal 6"});
+    b = good;
+    std::fill(b.begin() + s4 + 16, b.begin() + s4 + 48, 0xff);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 4", "not below the modulus r"});
+
+    // Points: off the curve, or a coordinate >= q.
+    const size_t s5 = content(5);
+    b = good;
+    b[s5 + 2 * 2 * n8q + n8q] ^= 1;  // y of A point 2
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 5 (A points)", "A point 2", "not on the curve"});
+    EXPECT_NO_THROW((void)Z::read(source_of(b, "t.zkey"), zkey_read_options{.check_points = false}));
+    b = good;
+    std::fill(b.begin() + s5, b.begin() + s5 + n8q, 0xff);
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 5", "A point 0", "not below the modulus q"});
+    b = good;
+    b[content(7) + 4 * n8q + 3] ^= 0x10;  // G2 point 1, y.c0
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 7 (B2 points)", "B2 point 1", "not on the curve"});
+    b = good;
+    b[content(9) + 7 * 2 * n8q] ^= 0x01;
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 9 (H points)", "H point 7"});
+    b = good;
+    b[s2 + 4 + n8q + 4 + 32 + 12 + 2 * n8q + 5] ^= 0x01;  // beta1
+    expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2", "beta1", "not on the curve"});
+    (void)fr::one();
+}
+
+// ---- zkey coefficient conversion against an independent computation ------------------------------
+
+TEST(io_readers_cross, zkey_coefficient_conversion_matches_the_definition) {
+    // The file stores s = c * 2^512 mod r; the reader must return c. Check with c = 1: s = 2^512 mod r,
+    // computed here by repeated doubling (independent of Montgomery arithmetic).
+    using fr = bn128::fr;
+    fr s = fr::one();
+    for (int i = 0; i < 512; ++i) s = s.dbl();
+    toy_zkey<bn128> toy;
+    toy.coeffs = {{0, 0, 0, fr::one()}};
+    const auto z = zkey<bn128>::read(source_of(toy.build().build(), "t.zkey"));
+    ASSERT_EQ(z.coeffs.size(), 1u);
+    EXPECT_TRUE(z.coeffs[0].value.is_one());
+    EXPECT_EQ(s, toy_zkey<bn128>::r_squared());
+}
