@@ -19,3 +19,18 @@ if ((${#need[@]})); then
 else
   echo "install-deps: all build and test dependencies present"
 fi
+
+# snarkjs/circom toolchain for the interop tests (tests/interop), pinned by package-lock.json.
+# Only where node and npm exist; without them those tests are skipped.
+root=$(cd "$(dirname "$0")/.." && pwd)
+if command -v node >/dev/null && command -v npm >/dev/null; then
+  # npm writes node_modules/.package-lock.json after an install: newer than the lock file = up to date.
+  if [ ! "$root/node_modules/.package-lock.json" -nt "$root/package-lock.json" ]; then
+    echo "install-deps: npm ci (snarkjs, circom2, circomlib)"
+    (cd "$root" && npm ci --no-audit --no-fund --loglevel=error)
+  else
+    echo "install-deps: node_modules is up to date with package-lock.json"
+  fi
+else
+  echo "install-deps: node/npm not found; snarkjs interop tests will be skipped"
+fi
