@@ -81,7 +81,8 @@ struct mont_field {
     }
     CUZK_HD static constexpr mont_field from_u64(uint64_t v) {
         integer x = integer::from_u64(v);
-        if (x >= modulus) x = x - modulus;  // only possible for tiny test moduli
+        constexpr integer p = modulus;  // a local copy: nvcc cannot odr-use the static member in device code
+        if (x >= p) x = x - p;          // only possible for tiny test moduli
         return from_canonical_unchecked(x);
     }
     /// Converts a canonical integer < p into Montgomery form (caller guarantees < p).
@@ -147,7 +148,10 @@ struct mont_field {
     // ---- predicates ----------------------------------------------------------------------
 
     CUZK_HD constexpr bool is_zero() const { return mont.is_zero(); }
-    CUZK_HD constexpr bool is_one() const { return mont == params::r1; }
+    CUZK_HD constexpr bool is_one() const {
+        constexpr integer r1 = params::r1;  // a local copy, as in from_u64
+        return mont == r1;
+    }
     CUZK_HD constexpr friend bool operator==(const mont_field& a, const mont_field& b) { return a.mont == b.mont; }
     CUZK_HD constexpr friend bool operator!=(const mont_field& a, const mont_field& b) { return !(a == b); }
 
