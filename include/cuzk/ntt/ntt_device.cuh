@@ -1,0 +1,271 @@
+// Device NTT: the host API's forward/inverse on device arrays, on an explicit stream.
+//
+//   gpu::stream s;
+//   ntt::device_domain<bls12_381::fr> dd(ntt::domain<bls12_381::fr>(24), s);   // tables, once
+//   ntt::forward(dd, std::span(d_data, 3 * dd.size()), ntt::ordering::nr, ntt::coset::none, s);
+//
+// Each call enqueues kernels on `stream` and returns; it never synchronises the device or
+// another stream and allocates nothing. A span of k·n elements is a batch of k polynomials
+// transformed together (one launch per pass for the whole batch; k <= 65535).
+//
+// Kernels: ceil(log n / 10) passes of radix 2^k (pass_plan.hpp); each block loads a tile of up
+// to 1024 elements into shared memory (limb planes, so threads hit distinct banks), runs k
+// radix-2 stages there, applies the inter-pass twiddles and writes the tile back in place. The
+// coset / 1/n scaling is fused into the first (forward) or last (inverse) pass.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+#include "cuzk/core/error.hpp"
+#include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/ntt/device_domain.cuh"
+#include "cuzk/ntt/ordering.hpp"
+#include "cuzk/ntt/pass_plan.hpp"
+
+namespace cuzk::ntt {
+
+namespace detail {
+
+/// Most threads per block (the kernels' launch bound).
+inline constexpr uint32_t device_threads = 256;
+
+/// Launch shape of the pass kernels. The defaults are what bench_ntt_device measured best
+/// (docs/PERFORMANCE.md, "## NTT"); the benchmark tries others through detail::run_device.
+struct device_tuning {
+    /// log2 of the largest tile (elements in shared memory per block): 1024 elements of 32 bytes.
+    uint32_t max_lg_tile = 10;
+    /// Butterflies per thread per stage (threads per block = tile / 2 / this, at most 256).
+    uint32_t butterflies_per_thread = 2;
+};
+
+template <class F>
+__device__ __forceinline__ F load_global(const F* p) {
+    static_assert(sizeof(F) % 16 == 0, "device NTT loads elements as 16-byte vectors");
+    F r;
+    const uint4* s = reinterpret_cast<const uint4*>(p);
+    uint4* d = reinterpret_cast<uint4*>(&r);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(F) / 16; ++i) d[i] = s[i];
+    return r;
+}
+/// Read-only (table) load through the non-coherent cache.
+template <class F>
+__device__ __forceinline__ F load_table(const F* p) {
+    F r;
+    const uint4* s = reinterpret_cast<const uint4*>(p);
+    uint4* d = reinterpret_cast<uint4*>(&r);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(F) / 16; ++i) d[i] = __ldg(s + i);
+    return r;
+}
+template <class F>
+__device__ __forceinline__ void store_global(F* p, const F& v) {
+    const uint4* s = reinterpret_cast<const uint4*>(&v);
+    uint4* d = reinterpret_cast<uint4*>(p);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(F) / 16; ++i) d[i] = s[i];
+}
+
+/// Shared memory holds elements as limb planes: limb l of element i at plane[l·stride + i].
+template <class F>
+__device__ __forceinline__ F load_shared(const uint64_t* plane, uint32_t stride, uint32_t i) {
+    F r;
+#pragma unroll
+    for (size_t l = 0; l < F::limbs; ++l) r.mont.limb[l] = plane[l * stride + i];
+    return r;
+}
+template <class F>
+__device__ __forceinline__ void store_shared(uint64_t* plane, uint32_t stride, uint32_t i, const F& v) {
+#pragma unroll
+    for (size_t l = 0; l < F::limbs; ++l) plane[l * stride + i] = v.mont.limb[l];
+}
+
+/// w^e (or w^-e when inverse) for e < n, from the table of w^e, e < n/2.
+template <class F>
+__device__ __forceinline__ F twiddle(const F* tw, uint64_t e, uint32_t lg_n, bool inverse) {
+    const uint64_t n = uint64_t(1) << lg_n, half = n >> 1;
+    if (inverse) e = (n - e) & (n - 1);
+    if (e < half) return load_table(tw + e);
+    return -load_table(tw + (e - half));
+}
+
+/// The device form of a scaling: which table, and the index order.
+template <class F>
+struct device_scaling {
+    uint32_t kind = scaling::none;
+    bool bit_reversed = false;
+    F constant{};
+    power_table_view<F> powers{};
+};
+
+template <class F>
+__device__ __forceinline__ F scale_factor(const device_scaling<F>& s, uint64_t pos, uint32_t lg_n) {
+    if (s.kind == scaling::size_inverse) return s.constant;
+    const uint64_t j = s.bit_reversed ? bit_reverse(pos, lg_n) : pos;
+    if (s.powers.hi == nullptr) return load_table(s.powers.lo + j);
+    return load_table(s.powers.hi + (j >> s.powers.lo_bits)) *
+           load_table(s.powers.lo + (j & ((uint64_t(1) << s.powers.lo_bits) - 1)));
+}
+
+template <class F>
+struct pass_args {
+    F* data;
+    const F* tw;
+    pass_shape shape;
+    bool inverse_root;
+    device_scaling<F> pre, post;
+};
+
+/// One pass (see pass_plan.hpp): a tile per block, blockIdx.y the polynomial of the batch.
+/// Dit: twiddles on load, then DIT stages; else DIF stages, then twiddles on store.
+template <class F, bool Dit>
+__global__ void __launch_bounds__(device_threads, 2) ntt_pass_kernel(pass_args<F> a) {
+    extern __shared__ uint64_t smem[];
+    const pass_shape sh = a.shape;
+    const uint32_t lg_n = sh.lg_n, T = sh.tile_size(), half_k = (uint32_t(1) << sh.lg_k) >> 1;
+    uint64_t* tile = smem;
+    uint64_t* wk = smem + F::limbs * T;  // w_K^x, x < K/2
+    F* poly = a.data + (uint64_t(blockIdx.y) << lg_n);
+    const uint64_t tile_id = blockIdx.x;
+
+    for (uint32_t x = threadIdx.x; x < half_k; x += blockDim.x)
+        store_shared(wk, half_k, x, twiddle(a.tw, uint64_t(x) << (lg_n - sh.lg_k), lg_n, a.inverse_root));
+
+    for (uint32_t s = threadIdx.x; s < T; s += blockDim.x) {
+        const uint64_t pos = sh.position(tile_id, s);
+        F v = load_global(poly + pos);
+        if (a.pre.kind != scaling::none) v = v * scale_factor(a.pre, pos, lg_n);
+        if (Dit && sh.lg_l != 0) {
+            const uint64_t e = sh.twiddle_exponent(pos);
+            if (e != 0) v = v * twiddle(a.tw, e, lg_n, a.inverse_root);
+        }
+        store_shared(tile, T, s, v);
+    }
+    __syncthreads();
+
+    const uint32_t butterflies = T >> 1;
+    for (uint32_t st = 0; st < sh.lg_k; ++st) {
+        const uint32_t lm = Dit ? st : sh.lg_k - 1 - st;  // DIT: spans 1, 2, ...; DIF: K/2, ..., 1
+        for (uint32_t q = threadIdx.x; q < butterflies; q += blockDim.x) {
+            uint32_t i0, i1, x;
+            sh.butterfly(lm, q, i0, i1, x);
+            F u = load_shared<F>(tile, T, i0), v = load_shared<F>(tile, T, i1);
+            if (Dit) {
+                if (lm != 0) v = v * load_shared<F>(wk, half_k, x);
+                store_shared(tile, T, i0, u + v);
+                store_shared(tile, T, i1, u - v);
+            } else {
+                F d = u - v;
+                if (lm != 0) d = d * load_shared<F>(wk, half_k, x);
+                store_shared(tile, T, i0, u + v);
+                store_shared(tile, T, i1, d);
+            }
+        }
+        __syncthreads();
+    }
+
+    for (uint32_t s = threadIdx.x; s < T; s += blockDim.x) {
+        const uint64_t pos = sh.position(tile_id, s);
+        F v = load_shared<F>(tile, T, s);
+        if (!Dit && sh.lg_l != 0) {
+            const uint64_t e = sh.twiddle_exponent(pos);
+            if (e != 0) v = v * twiddle(a.tw, e, lg_n, a.inverse_root);
+        }
+        if (a.post.kind != scaling::none) v = v * scale_factor(a.post, pos, lg_n);
+        store_global(poly + pos, v);
+    }
+}
+
+/// Swaps element i with element bitrev(i) of each polynomial (blockIdx.y).
+template <class F>
+__global__ void bit_reverse_kernel(F* data, uint32_t lg_n) {
+    const uint64_t i = uint64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >> lg_n) return;
+    const uint64_t j = bit_reverse(i, lg_n);
+    if (i >= j) return;
+    F* poly = data + (uint64_t(blockIdx.y) << lg_n);
+    F a = load_global(poly + i), b = load_global(poly + j);
+    store_global(poly + i, b);
+    store_global(poly + j, a);
+}
+
+template <class F>
+device_scaling<F> to_device(const scaling& s, const device_domain<F>& d) {
+    device_scaling<F> r{};
+    r.kind = s.kind;
+    r.bit_reversed = s.bit_reversed;
+    if (s.kind == scaling::size_inverse) r.constant = d.host().size_inverse();
+    if (s.kind == scaling::coset_powers) r.powers = d.coset_powers();
+    if (s.kind == scaling::inverse_coset_powers) r.powers = d.inverse_coset_powers();
+    return r;
+}
+
+template <class F>
+void run_device(const device_domain<F>& d, std::span<F> data, bool inverse, ordering o, coset c,
+                cudaStream_t stream, const char* where, device_tuning tuning = {}) {
+    const size_t n = d.size();
+    if (data.empty() || data.size() % n != 0)
+        throw invalid_argument(std::string("ntt::") + where + " (device): " + std::to_string(data.size()) +
+                               " elements is not a positive multiple of the domain size " + std::to_string(n));
+    const size_t batch = data.size() / n;
+    if (batch > 65535)
+        throw invalid_argument(std::string("ntt::") + where + " (device): batch of " + std::to_string(batch) +
+                               " polynomials exceeds 65535");
+    if (reinterpret_cast<uintptr_t>(data.data()) % 16 != 0)
+        throw invalid_argument(std::string("ntt::") + where + " (device): data must be 16-byte aligned");
+    if (n == 1) return;  // identity (w^0 = g^0 = 1/1 = 1)
+
+    const uint32_t lg_n = uint32_t(d.log_size());
+    const pass_plan plan = make_pass_plan(lg_n, tuning.max_lg_tile);
+    const transform_schedule sch = make_schedule(inverse, o, c);
+    for (uint32_t i = 0; i < plan.count; ++i) {
+        const uint32_t p = sch.dit ? plan.count - 1 - i : i;  // DIT runs the passes in reverse
+        pass_args<F> a{};
+        a.data = data.data();
+        a.tw = d.twiddles();
+        a.shape = plan.pass[p];
+        a.inverse_root = sch.inverse_root;
+        if (i == 0) a.pre = to_device(sch.pre, d);
+        if (i + 1 == plan.count) a.post = to_device(sch.post, d);
+        const uint32_t T = a.shape.tile_size();
+        uint32_t threads = T / 2 / tuning.butterflies_per_thread;
+        threads = threads < 1 ? 1 : threads > device_threads ? device_threads : threads;
+        const size_t smem = F::limbs * sizeof(uint64_t) * (T + ((uint32_t(1) << a.shape.lg_k) >> 1));
+        const dim3 grid(unsigned(a.shape.tiles()), unsigned(batch));
+        auto kernel = sch.dit ? ntt_pass_kernel<F, true> : ntt_pass_kernel<F, false>;
+        if (smem > 48 * 1024)  // opt in to large tiles (a per-kernel attribute, not device-global)
+            CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
+        kernel<<<grid, threads, smem, stream>>>(a);
+        CUZK_CUDA_CHECK_LAUNCH("ntt: ntt_pass_kernel");
+    }
+    if (sch.bit_reverse_after) {
+        constexpr uint32_t threads = 256;
+        const dim3 grid(unsigned((n + threads - 1) / threads), unsigned(batch));
+        bit_reverse_kernel<F><<<grid, threads, 0, stream>>>(data.data(), lg_n);
+        CUZK_CUDA_CHECK_LAUNCH("ntt: bit_reverse_kernel");
+    }
+}
+
+}  // namespace detail
+
+/// Forward NTT on the device, in place, enqueued on `stream`: coefficients -> evaluations at
+/// w^i (coset::none) or g·w^i (coset::shifted), for each polynomial of d.size() elements in
+/// `data` (device memory, 16-byte aligned). Same results, bit for bit, as the host forward().
+/// Throws invalid_argument for a bad size, batch or alignment, cuda_error if a launch fails.
+template <class F>
+void forward(const device_domain<F>& d, std::span<F> data, ordering order, coset c, cudaStream_t stream) {
+    detail::run_device(d, data, false, order, c, stream, "forward");
+}
+
+/// Inverse NTT on the device, in place, enqueued on `stream` (see forward); undoes forward()
+/// with the same coset. Same results, bit for bit, as the host inverse().
+template <class F>
+void inverse(const device_domain<F>& d, std::span<F> data, ordering order, coset c, cudaStream_t stream) {
+    detail::run_device(d, data, true, order, c, stream, "inverse");
+}
+
+}  // namespace cuzk::ntt
