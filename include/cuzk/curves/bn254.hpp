@@ -60,4 +60,69 @@ struct fp12_config {
 /// Fp12 = Fp6[w]/(w^2 - v): the target group GT of the pairing lives here.
 using fp12 = ::cuzk::fp12<fp12_config>;
 
+// ---- curve groups (ec/: affine, jacobian, xyzz) ---------------------------------------------
+// E1: y^2 = x^3 + 3 over Fp; E2: y^2 = x^3 + 3/(u + 9) over Fp2 (D-type sextic twist).
+// Generators from EIP-196/197; beta and psi constants derived (scratch script) and checked by
+// tests/test_ec_subgroup.cpp.
+
+namespace detail {
+/// An Fp constant from a canonical integer, put into Montgomery form with bigint arithmetic
+/// only: these initialisers are also evaluated while nvcc compiles device code, where
+/// mont_field's operators take the (non-constexpr) PTX path.
+constexpr fp fp_literal(const bigint<4>& x) {
+    if (x >= fp::modulus) throw "fp_literal: value is not below p";
+    return fp::from_montgomery_unchecked(mul_mod_slow(x, fp::params::r1, fp::modulus));
+}
+constexpr fp fp_hex(const char* s) { return fp_literal(bigint_from_hex<4>(s)); }
+constexpr fp fp_dec(const char* s) { return fp_literal(bigint_from_dec<4>(s)); }
+constexpr fp fp_small(uint64_t v) { return fp_literal(bigint<4>::from_u64(v)); }
+}  // namespace detail
+
+/// The BN parameter u = 4965661367192848881 (p = 36u^4 + 36u^3 + 24u^2 + 6u + 1).
+inline constexpr uint64_t u_param = 4965661367192848881;
+
+/// G1 = E1(Fp), which has prime order r (cofactor 1).
+struct g1 {
+    using field = fp;
+    using scalar = fr;
+    static constexpr field b = detail::fp_small(3);
+    static constexpr field generator_x = detail::fp_small(1);
+    static constexpr field generator_y = detail::fp_small(2);
+    static constexpr bigint<1> cofactor = bigint<1>{{1}};
+    static constexpr bigint<1> cofactor_clear = bigint<1>{{1}};
+    static constexpr const char* name = "BN254 G1";
+};
+
+/// G2: the order-r subgroup of E2(Fp2).
+struct g2 {
+    using field = fp2;
+    using scalar = fr;
+    /// b' = 3 / (u + 9).
+    static constexpr field b = field{
+        detail::fp_hex("0x2b149d40ceb8aaae81be18991be06ac3b5b4c5e559dbefa33267e6dc24a138e5"),
+        detail::fp_hex("0x009713b03af0fed4cd2cafadeed8fdf4a74fa084e52d1852e4a2bd0685c315d2")};
+    /// EIP-197's generator (c0 real part, c1 imaginary part).
+    static constexpr field generator_x = field{
+        detail::fp_dec("10857046999023057135944570762232829481370756359578518086990519993285655852781"),
+        detail::fp_dec("11559732032986387107991004021392285783925812861821192530917403151452391805634")};
+    static constexpr field generator_y = field{
+        detail::fp_dec("8495653923123431417604973247489272438418190587263600148770280649306958101930"),
+        detail::fp_dec("4082367875863433681332203403145435568316851327593401208105741076214120093531")};
+    /// h2 = 2p - r.
+    static constexpr bigint<4> cofactor =
+        bigint_from_hex<4>("0x30644e72e131a029b85045b68181585e06ceecda572a2489345f2299c0f9fa8d");
+    static constexpr bigint<4> cofactor_clear = cofactor;
+    /// psi(x, y) = (psi_x conj(x), psi_y conj(y)), psi_x = (u+9)^((p-1)/3), psi_y = (u+9)^((p-1)/2).
+    static constexpr field psi_x = field{
+        detail::fp_hex("0x2fb347984f7911f74c0bec3cf559b143b78cc310c2c3330c99e39557176f553d"),
+        detail::fp_hex("0x16c9e55061ebae204ba4cc8bd75a079432ae2a1d0b7c9dce1665d51c640fcba2")};
+    static constexpr field psi_y = field{
+        detail::fp_hex("0x063cf305489af5dcdc5ec698b6e2f9b9dbaae0eda9c95998dc54014671a0135a"),
+        detail::fp_hex("0x07c03cbcac41049a0704b5a7ec796f2b21807dc98fa25bd282d37f632623b0e3")};
+    /// Subgroup test psi(P) == [6u^2]P (Scott, ePrint 2021/1130): 6u^2 = p mod r.
+    static constexpr bigint<2> eigenvalue_abs = bigint_from_hex<2>("0x6f4d8248eeb859fbf83e9682e87cfd46");
+    static constexpr bool eigenvalue_negative = false;
+    static constexpr const char* name = "BN254 G2";
+};
+
 }  // namespace cuzk::bn254

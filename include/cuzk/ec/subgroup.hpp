@@ -1,0 +1,62 @@
+// Membership in the prime-order subgroup, chosen per group config at compile time:
+//   cofactor 1 (BN254 G1)                 -> every point on the curve is in the group;
+//   an endomorphism with known eigenvalue -> endo(P) == [lambda]P (Scott, ePrint 2021/1130:
+//      BLS12-381 G1 phi(P) == [-x^2]P, BLS12-381 G2 psi(P) == [x]P, BN254 G2 psi(P) == [6x^2]P);
+//   otherwise                             -> [r]P == O.
+// The fast tests are cross-checked against [r]P == O in tests/test_ec_subgroup.cpp.
+// Points here are public (decoded inputs), so the checks are variable time.
+#pragma once
+
+#include "cuzk/core/hd.hpp"
+#include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/endomorphism.hpp"
+#include "cuzk/ec/group_config.hpp"
+#include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/scalar_mul.hpp"
+
+namespace cuzk {
+
+/// [r]P == O: the definition of membership (about 255 doublings; the reference).
+template <class G>
+CUZK_HD constexpr bool is_in_subgroup_by_order(const jacobian<G>& p) {
+    constexpr auto r = G::scalar::modulus;  // local copy: usable in device code
+    return mul_vartime(p, r).is_identity();
+}
+
+/// True when P (assumed on the curve) lies in the order-r subgroup; fastest method available.
+template <class G>
+CUZK_HD constexpr bool is_in_subgroup(const jacobian<G>& p) {
+    constexpr bool trivial = G::cofactor.num_bits() == 1;  // cofactor == 1
+    if constexpr (trivial) {
+        return true;
+    } else if constexpr (has_eigenvalue_test<G>) {
+        constexpr auto lambda_abs = G::eigenvalue_abs;
+        jacobian<G> rhs = mul_vartime(p, lambda_abs);  // [|lambda|]P
+        if constexpr (G::eigenvalue_negative) rhs = -rhs;
+        if constexpr (has_phi<G>) {
+            return phi(p) == rhs;
+        } else {
+            return psi(p) == rhs;
+        }
+    } else {
+        return is_in_subgroup_by_order(p);
+    }
+}
+template <class G>
+CUZK_HD constexpr bool is_in_subgroup(const affine<G>& p) {
+    return is_in_subgroup(jacobian<G>::from_affine(p));
+}
+
+/// Maps any point of the curve into the order-r subgroup: [h_eff]P with the group's
+/// cofactor_clear constant (RFC 9380 h_eff for BLS12-381; the cofactor itself for BN254 G2).
+template <class G>
+CUZK_HD constexpr jacobian<G> clear_cofactor(const jacobian<G>& p) {
+    constexpr auto h_eff = G::cofactor_clear;
+    return mul_vartime(p, h_eff);
+}
+template <class G>
+CUZK_HD constexpr jacobian<G> clear_cofactor(const affine<G>& p) {
+    return clear_cofactor(jacobian<G>::from_affine(p));
+}
+
+}  // namespace cuzk
