@@ -218,6 +218,7 @@ struct fp6 {
         }
         return acc;
     }
+    CUZK_HD constexpr fp6 pow_vartime(uint64_t e) const { return pow_vartime(bigint<1>{{e}}); }
 };
 
 }  // namespace cuzk
