@@ -17,7 +17,7 @@
 
 using namespace cuzk;
 using namespace cuzk::io;
-using namespace cuzk::io::testing;
+using namespace cuzk::io::iotest;
 
 namespace {
 

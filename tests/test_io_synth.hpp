@@ -12,7 +12,7 @@
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 
-namespace cuzk::io::testing {
+namespace cuzk::io::iotest {
 
 using bytes = std::vector<uint8_t>;
 
@@ -231,4 +231,4 @@ struct toy_zkey {
     }
 };
 
-}  // namespace cuzk::io::testing
+}  // namespace cuzk::io::iotest

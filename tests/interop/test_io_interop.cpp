@@ -25,7 +25,6 @@
 using namespace cuzk;
 using namespace cuzk::io;
 namespace fs = std::filesystem;
-namespace iotest = cuzk::io::testing;
 
 namespace {
 
