@@ -135,4 +135,18 @@ struct g2 {
     static constexpr const char* name = "BLS12-381 G2";
 };
 
+// ---- pairing (pairing/: optimal ate) ---------------------------------------------------------
+
+/// Optimal ate pairing parameters: BLS12 model, loop over |x|, M-type twist.
+struct pairing_config {
+    using g1 = bls12_381::g1;
+    using g2 = bls12_381::g2;
+    using gt_field = fp12;
+    static constexpr bool bls12_family = true;       ///< false: BN family
+    static constexpr bool twist_m_type = true;       ///< E2: y^2 = x^3 + b xi (false: b / xi, D-type)
+    static constexpr uint64_t loop_param = x_abs;    ///< |x| (BLS12) or |u| (BN)
+    static constexpr bool loop_param_negative = x_is_negative;
+    static constexpr const char* name = "BLS12-381";
+};
+
 }  // namespace cuzk::bls12_381

@@ -125,4 +125,18 @@ struct g2 {
     static constexpr const char* name = "BN254 G2";
 };
 
+// ---- pairing (pairing/: optimal ate) ---------------------------------------------------------
+
+/// Optimal ate pairing parameters: BN model, loop over 6u + 2 in NAF, D-type twist.
+struct pairing_config {
+    using g1 = bn254::g1;
+    using g2 = bn254::g2;
+    using gt_field = fp12;
+    static constexpr bool bls12_family = false;      ///< false: BN family
+    static constexpr bool twist_m_type = false;      ///< E2: y^2 = x^3 + b / xi (D-type)
+    static constexpr uint64_t loop_param = u_param;  ///< |x| (BLS12) or |u| (BN)
+    static constexpr bool loop_param_negative = false;
+    static constexpr const char* name = "BN254";
+};
+
 }  // namespace cuzk::bn254
