@@ -1,0 +1,145 @@
+// groth16::prover<Curve, Policy>: proves R1CS assignments against a resident proving key.
+//
+//   auto pk = std::make_shared<const proving_key<C>>(test_setup_insecure<C>(cs, seed));
+//   prover<C> p(pk);                          // CPU backend; CUDA policies in prover_cuda.cuh
+//   proof<C> pi = p.prove(cs, assignment);    // throws on unsatisfied constraints
+//
+// Steps: a, b, c on the domain (checking every constraint), the H scalars (h_scalars.hpp),
+// the MSMs A, B (G1 and G2), L and H, then the assembly with fresh randomisers r, s:
+//   A = alpha + sum z_i A_i + r delta          B = beta + sum z_i B_i + s delta
+//   C = sum_aux z_i L_i + sum p_i H_i + s A + r B_g1 - r s delta
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/scalar_mul.hpp"
+#include "cuzk/groth16/h_scalars.hpp"
+#include "cuzk/groth16/keys.hpp"
+#include "cuzk/groth16/msm_bits.hpp"
+#include "cuzk/groth16/policy.hpp"
+#include "cuzk/groth16/r1cs.hpp"
+#include "cuzk/groth16/randomness.hpp"
+#include "cuzk/groth16/stage_timer.hpp"
+
+namespace cuzk::groth16 {
+
+/// Throws invalid_argument unless the key was made for a circuit of this shape.
+template <class Curve>
+void check_key_matches(const proving_key<Curve>& pk, const r1cs<typename Curve::fr>& cs) {
+    auto mismatch = [](const char* what, size_t key, size_t circuit) {
+        throw invalid_argument(std::string("prover: proving key and circuit disagree on ") + what + " (key " +
+                               std::to_string(key) + ", circuit " + std::to_string(circuit) + ")");
+    };
+    if (pk.num_variables() != cs.num_variables) mismatch("the number of variables", pk.num_variables(), cs.num_variables);
+    if (pk.num_public() != cs.num_public) mismatch("the number of public inputs", pk.num_public(), cs.num_public);
+    if (pk.domain_size() != cs.domain_size()) mismatch("the domain size", pk.domain_size(), cs.domain_size());
+    if (pk.b_g1.size() != pk.a.size() || pk.b_g2.size() != pk.a.size() || pk.l.size() != cs.num_aux())
+        throw invalid_argument("prover: proving key vectors have inconsistent lengths");
+}
+
+/// Throws invalid_argument unless z and abc have the lengths the key expects.
+template <class Curve>
+void check_abc_shape(const proving_key<Curve>& pk, std::span<const typename Curve::fr> z,
+                     std::span<const typename Curve::fr> abc) {
+    if (z.size() != pk.num_variables())
+        throw invalid_argument("prover: assignment has " + std::to_string(z.size()) + " values, the key has " +
+                               std::to_string(pk.num_variables()) + " variables");
+    if (abc.size() != 3 * pk.domain_size())
+        throw invalid_argument("prover: a, b, c must hold 3 * " + std::to_string(pk.domain_size()) + " values");
+}
+
+/// The last step of every backend: the proof from the MSM results and fresh r, s.
+template <class Curve, class Rng>
+proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typename Curve::g1>& sum_a,
+                            const jacobian<typename Curve::g1>& sum_b1, const jacobian<typename Curve::g2>& sum_b2,
+                            const jacobian<typename Curve::g1>& sum_l, const jacobian<typename Curve::g1>& sum_h,
+                            Rng& rng) {
+    using Fr = typename Curve::fr;
+    using G1 = typename Curve::g1;
+    using G2 = typename Curve::g2;
+    Fr r, s;
+    do r = Fr::random(rng); while (r.is_zero());
+    do s = Fr::random(rng); while (s.is_zero());
+    Fr rs = r * s;
+    // Secret scalars: constant-time multiplications only.
+    jacobian<G1> a = sum_a + pk.vk.alpha_g1 + mul(pk.delta_g1, r);
+    jacobian<G1> b1 = sum_b1 + pk.beta_g1 + mul(pk.delta_g1, s);
+    jacobian<G2> b2 = sum_b2 + pk.vk.beta_g2 + mul(pk.vk.delta_g2, s);
+    jacobian<G1> c = sum_l + sum_h + mul(a, s) + mul(b1, r) - mul(pk.delta_g1, rs);
+    secure_wipe(r);
+    secure_wipe(s);
+    secure_wipe(rs);
+    return proof<Curve>{to_affine(a), to_affine(b2), to_affine(c)};
+}
+
+template <class Curve, class Policy = cpu_policy>
+class prover;
+
+/// The CPU backend: host NTT and host MSM on all cores.
+template <class Curve>
+class prover<Curve, cpu_policy> {
+public:
+    using fr = typename Curve::fr;
+
+    explicit prover(std::shared_ptr<const proving_key<Curve>> pk) : pk_(std::move(pk)) {
+        if (!pk_) throw invalid_argument("prover: null proving key");
+    }
+
+    const proving_key<Curve>& key() const { return *pk_; }
+
+    /// Proves that z satisfies cs. Throws invalid_argument on a key/circuit mismatch, a
+    /// malformed assignment, or a violated constraint (naming it). r and s come from `rng`.
+    template <class Rng = os_random>
+    proof<Curve> prove(const r1cs<fr>& cs, std::span<const fr> z, Rng&& rng = Rng{}, stage_times* times = nullptr) const {
+        const auto& pk = *pk_;
+        check_key_matches(pk, cs);
+        stage_timer timer(times);
+        const size_t n = cs.domain_size();
+        std::vector<fr> abc(3 * n);
+        timer.time("evaluate a, b, c", [&] {
+            std::span<fr> all(abc);
+            auto bad = cs.evaluate(z, all.first(n), all.subspan(n, n), all.subspan(2 * n, n));
+            if (bad) throw invalid_argument("prover: the assignment violates constraint " + std::to_string(*bad));
+        });
+        return prove_from_abc_timed(z, abc, timer, rng);
+    }
+
+    /// Proves from a, b, c already evaluated on the domain (abc = a | b | c, natural order;
+    /// consumed as scratch). For callers with their own constraint format, such as snarkjs
+    /// zkeys, where c = a * b on the constraint rows. Nothing checks that the constraints hold.
+    template <class Rng = os_random>
+    proof<Curve> prove_from_abc(std::span<const fr> z, std::vector<fr> abc, Rng&& rng = Rng{},
+                                stage_times* times = nullptr) const {
+        check_abc_shape(*pk_, z, abc);
+        stage_timer timer(times);
+        return prove_from_abc_timed(z, abc, timer, rng);
+    }
+
+private:
+    template <class Rng>
+    proof<Curve> prove_from_abc_timed(std::span<const fr> z, std::vector<fr>& abc, stage_timer& timer, Rng& rng) const {
+        using G1 = typename Curve::g1;
+        using G2 = typename Curve::g2;
+        const auto& pk = *pk_;
+        const size_t n = pk.domain_size();
+        timer.time("H scalars (NTT)", [&] { compute_h_scalars<fr>(abc, size_t(std::countr_zero(n)), pk.h_convention); });
+        const std::span<const fr> h_scalars(abc.data(), pk.h.size());
+        const std::span<const fr> aux = z.subspan(pk.num_public() + 1);
+        auto sum_a = timer.time("MSM A", [&] { return msm_witness_host<G1>(pk.a, z); });
+        auto sum_b1 = timer.time("MSM B G1", [&] { return msm_witness_host<G1>(pk.b_g1, z); });
+        auto sum_b2 = timer.time("MSM B G2", [&] { return msm_witness_host<G2>(pk.b_g2, z); });
+        auto sum_l = timer.time("MSM L", [&] { return msm_witness_host<G1>(pk.l, aux); });
+        auto sum_h = timer.time("MSM H", [&] {
+            return msm::msm_host<G1>(std::span<const affine<G1>>(pk.h), h_scalars);
+        });
+        return timer.time("assemble", [&] { return assemble_proof<Curve>(pk, sum_a, sum_b1, sum_b2, sum_l, sum_h, rng); });
+    }
+
+    std::shared_ptr<const proving_key<Curve>> pk_;
+};
+
+}  // namespace cuzk::groth16

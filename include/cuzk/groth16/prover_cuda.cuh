@@ -1,0 +1,328 @@
+// The CUDA backend of groth16::prover: device NTT and device MSM, with the lock granularity
+// and staging strategy of its policy (see policy.hpp and docs/GROTH16.md).
+//
+//   gpu_context gpu(0, 100ull << 30);                          // device 0, 100 GB budget
+//   prover<C, cuda_policy<lock_granularity::split, staging::prestaged>> p(pk, gpu);
+//   proof<C> pi = p.prove(cs, z);                              // from any number of threads
+//
+// Per proof: a, b, c are evaluated on the host; then, on the worker's own stream,
+//   memory phase  (memory lock under split)   reserve VRAM from the budget, allocate, upload
+//   compute phase (compute lock under split)  NTTs -> H scalars, MSMs A, B1, B2, L, H
+// and the proof is assembled on the host. Under the device policy one lock covers both phases;
+// under none the caller serialises. Nothing waits on the whole device: every allocation is
+// stream-ordered (cudaMallocAsync), every wait is a stream synchronisation.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/stream.hpp"
+#include "cuzk/groth16/gpu_context.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/ntt/device_domain.cuh"
+#include "cuzk/ntt/ntt_device.cuh"
+
+namespace cuzk::groth16 {
+
+/// A CUDA prover policy. Workers per GPU is how many threads the caller runs prove() from.
+template <lock_granularity Lock = lock_granularity::split, staging Stage = staging::prestaged, bool G2OnGpu = true>
+struct cuda_policy {
+    static constexpr backend where = backend::cuda;
+    static constexpr lock_granularity locking = Lock;
+    static constexpr staging stage = Stage;
+    static constexpr bool g2_on_gpu = G2OnGpu;
+};
+
+namespace detail {
+
+/// p_i = a_i b_i - c_i in place of a (the H scalars on snarkjs's odd coset).
+template <class Fr>
+__global__ void h_pointwise_kernel(Fr* abc, size_t n) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) abc[i] = abc[i] * abc[n + i] - abc[2 * n + i];
+}
+
+/// p_i = (a_i b_i - c_i) z_inv (the monomial convention's division by Z on the coset).
+template <class Fr>
+__global__ void h_divide_kernel(Fr* abc, size_t n, Fr z_inv) {
+    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) abc[i] = (abc[i] * abc[n + i] - abc[2 * n + i]) * z_inv;
+}
+
+/// A lock that is taken only when the policy says so.
+class maybe_lock {
+public:
+    maybe_lock() = default;
+    explicit maybe_lock(std::mutex& m) : lock_(m) {}
+    void unlock() {
+        if (lock_.owns_lock()) lock_.unlock();
+    }
+
+private:
+    std::unique_lock<std::mutex> lock_;
+};
+
+/// The proving-key point vectors in device memory.
+template <class Curve>
+struct device_key {
+    using G1 = typename Curve::g1;
+    using G2 = typename Curve::g2;
+    gpu::device_buffer<affine<G1>> a, b_g1, l, h;
+    gpu::device_buffer<affine<G2>> b_g2;
+
+    static size_t bytes_for(const proving_key<Curve>& pk) {
+        return (pk.a.size() + pk.b_g1.size() + pk.l.size() + pk.h.size()) * sizeof(affine<G1>) +
+               pk.b_g2.size() * sizeof(affine<G2>);
+    }
+    /// Allocates all vectors on `s` and uploads each on `copy`, recording `ready[k]` after vector k
+    /// (order: a, b_g1, b_g2, l, h) so that compute can wait for exactly what it needs.
+    device_key(const proving_key<Curve>& pk, cudaStream_t s, cudaStream_t copy, cudaEvent_t* ready)
+        : a(pk.a.size(), s), b_g1(pk.b_g1.size(), s), l(pk.l.size(), s), h(pk.h.size(), s), b_g2(pk.b_g2.size(), s) {
+        if (copy != s) {  // the copies must see the allocations
+            cudaEvent_t allocated = ready[0];
+            CUZK_CUDA_CHECK(cudaEventRecord(allocated, s));
+            CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, allocated, 0));
+        }
+        a.upload(pk.a.data(), copy);
+        CUZK_CUDA_CHECK(cudaEventRecord(ready[0], copy));
+        b_g1.upload(pk.b_g1.data(), copy);
+        CUZK_CUDA_CHECK(cudaEventRecord(ready[1], copy));
+        b_g2.upload(pk.b_g2.data(), copy);
+        CUZK_CUDA_CHECK(cudaEventRecord(ready[2], copy));
+        l.upload(pk.l.data(), copy);
+        CUZK_CUDA_CHECK(cudaEventRecord(ready[3], copy));
+        h.upload(pk.h.data(), copy);
+        CUZK_CUDA_CHECK(cudaEventRecord(ready[4], copy));
+    }
+};
+
+/// Five events (one per key vector), created and destroyed together.
+struct key_events {
+    cudaEvent_t e[5] = {};
+    key_events() {
+        for (auto& x : e) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&x, cudaEventDisableTiming));
+    }
+    ~key_events() {
+        for (auto& x : e) cudaEventDestroy(x);
+    }
+    key_events(const key_events&) = delete;
+    key_events& operator=(const key_events&) = delete;
+};
+
+}  // namespace detail
+
+template <class Curve, lock_granularity Lock, staging Stage, bool G2OnGpu>
+class prover<Curve, cuda_policy<Lock, Stage, G2OnGpu>> {
+    using policy = cuda_policy<Lock, Stage, G2OnGpu>;
+    using G1 = typename Curve::g1;
+    using G2 = typename Curve::g2;
+
+public:
+    using fr = typename Curve::fr;
+
+    /// Builds the device domain and, under staging::prestaged, uploads the key under the memory
+    /// lock if the budget holds it; otherwise (or for other staging) keys are uploaded per proof.
+    prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu) : pk_(std::move(pk)), gpu_(gpu) {
+        if (!pk_) throw invalid_argument("prover: null proving key");
+        CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
+        const auto& key = *pk_;
+        const size_t log_n = size_t(std::countr_zero(key.domain_size()));
+        host_domain_ = key.h_convention == h_basis::lagrange_odd_coset ? ntt::domain<fr>::snarkjs_odd_coset(log_n)
+                                                                       : ntt::domain<fr>(log_n);
+        std::lock_guard memory(gpu_.memory_mutex());
+        domain_ = std::make_unique<ntt::device_domain<fr>>(host_domain_, setup_stream_);
+        if constexpr (Stage == staging::prestaged) {
+            if (auto r = gpu_.budget().try_reserve(detail::device_key<Curve>::bytes_for(key))) {
+                key_reservation_ = std::move(*r);
+                resident_ = std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_, events_.e);
+            } else {
+                fallback_reason_ = "the proving key does not fit the VRAM budget; uploading it per proof";
+            }
+        }
+        if constexpr (Stage == staging::streamed) {
+            pin(key.a), pin(key.b_g1), pin(key.b_g2), pin(key.l), pin(key.h);
+        }
+        setup_stream_.synchronize();
+    }
+
+    ~prover() {
+        for (void* p : pinned_) cudaHostUnregister(p);
+    }
+    prover(const prover&) = delete;
+    prover& operator=(const prover&) = delete;
+
+    const proving_key<Curve>& key() const { return *pk_; }
+    /// True when the key stays on the GPU across proofs.
+    bool key_resident() const { return resident_ != nullptr; }
+    /// Why a prestaged policy fell back to per-proof uploads (empty if it did not).
+    const std::string& fallback_reason() const { return fallback_reason_; }
+    /// Device bytes one proof needs besides a resident key (what each worker reserves).
+    size_t per_proof_bytes() const {
+        const auto& key = *pk_;
+        size_t b = (3 * key.domain_size() + key.num_variables()) * sizeof(fr) + msm_workspace_bytes() + 4 * 256;
+        if (!resident_) b += detail::device_key<Curve>::bytes_for(key);
+        return b;
+    }
+    /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
+    size_t msm_workspace_bytes() const {
+        const auto& key = *pk_;
+        const size_t nv = key.num_variables();
+        return std::max(msm::msm_device_workspace_bytes<G1>(std::max(key.domain_size(), nv)),
+                        G2OnGpu ? msm::msm_device_workspace_bytes<G2>(nv) : size_t(0));
+    }
+
+    /// Proves that z satisfies cs (see the CPU prover for the errors it throws). Thread-safe:
+    /// each call uses its own stream and buffers; the policy's locks order the GPU phases.
+    template <class Rng = os_random>
+    proof<Curve> prove(const r1cs<fr>& cs, std::span<const fr> z, Rng&& rng = Rng{}, stage_times* times = nullptr) const {
+        const auto& key = *pk_;
+        check_key_matches(key, cs);
+        stage_timer timer(times);
+        const size_t n = cs.domain_size();
+        std::vector<fr> abc(3 * n);
+        timer.time("evaluate a, b, c", [&] {
+            std::span<fr> all(abc);
+            auto bad = cs.evaluate(z, all.first(n), all.subspan(n, n), all.subspan(2 * n, n));
+            if (bad) throw invalid_argument("prover: the assignment violates constraint " + std::to_string(*bad));
+        });
+        return prove_from_abc_timed(z, abc, timer, rng);
+    }
+
+    /// Proves from a, b, c already on the domain (see the CPU prover's prove_from_abc).
+    template <class Rng = os_random>
+    proof<Curve> prove_from_abc(std::span<const fr> z, std::vector<fr> abc, Rng&& rng = Rng{},
+                                stage_times* times = nullptr) const {
+        check_abc_shape(*pk_, z, abc);
+        stage_timer timer(times);
+        return prove_from_abc_timed(z, abc, timer, rng);
+    }
+
+private:
+    template <class Rng>
+    proof<Curve> prove_from_abc_timed(std::span<const fr> z, const std::vector<fr>& abc, stage_timer& timer,
+                                      Rng& rng) const {
+        const auto& key = *pk_;
+        const size_t n = key.domain_size(), nv = key.num_variables(), np = key.num_public();
+
+        std::future<jacobian<G2>> b2_on_cpu;
+        if constexpr (!G2OnGpu)
+            b2_on_cpu = std::async(std::launch::async, [&] { return msm_witness_host<G2>(key.b_g2, z); });
+
+        CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
+        gpu::stream st, copy;
+        detail::key_events ev;
+        detail::maybe_lock whole, memory;
+        if constexpr (Lock == lock_granularity::device) whole = detail::maybe_lock(gpu_.compute_mutex());
+        if constexpr (Lock == lock_granularity::split) memory = detail::maybe_lock(gpu_.memory_mutex());
+
+        // Memory phase: budget, buffers, uploads (all on this worker's stream).
+        auto reservation = timer.time("reserve VRAM", [&] { return gpu_.budget().reserve(per_proof_bytes()); });
+        gpu::device_buffer<fr> d_abc, d_z;
+        gpu::device_buffer<char> d_ws;
+        timer.time("upload", [&] {
+            d_abc = gpu::device_buffer<fr>(3 * n, st);
+            d_z = gpu::device_buffer<fr>(nv, st);
+            d_ws = gpu::device_buffer<char>(msm_workspace_bytes(), st);
+            d_abc.upload(abc.data(), st);
+            d_z.upload(z.data(), st);
+        });
+        std::unique_ptr<detail::device_key<Curve>> per_proof_key;
+        if constexpr (Stage == staging::streamed) {
+            // Key vectors go up on the copy stream while the NTTs and earlier MSMs run.
+            if (!resident_) per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, copy, ev.e);
+        }
+        memory.unlock();
+
+        // Compute phase.
+        detail::maybe_lock compute;
+        if constexpr (Lock == lock_granularity::split) compute = detail::maybe_lock(gpu_.compute_mutex());
+        if (!resident_ && !per_proof_key) {  // on-demand: allocate and upload inside the compute lock
+            timer.time("upload key", [&] {
+                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, ev.e);
+            });
+        }
+        const detail::device_key<Curve>& dk = resident_ ? *resident_ : *per_proof_key;
+        auto wait_for = [&](int k) {
+            if (per_proof_key && Stage == staging::streamed) CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, ev.e[k], 0));
+        };
+        timer.time("H scalars (NTT)", [&] {
+            std::span<fr> all(d_abc.data(), 3 * n);
+            ntt::inverse(*domain_, all, ntt::ordering::nr, ntt::coset::none, st);
+            ntt::forward(*domain_, all, ntt::ordering::rn, ntt::coset::shifted, st);
+            const unsigned threads = 256, blocks = unsigned((n + threads - 1) / threads);
+            if (key.h_convention == h_basis::lagrange_odd_coset) {
+                detail::h_pointwise_kernel<fr><<<blocks, threads, 0, st>>>(d_abc.data(), n);
+                CUZK_CUDA_CHECK_LAUNCH("h_pointwise_kernel");
+            } else {
+                detail::h_divide_kernel<fr><<<blocks, threads, 0, st>>>(d_abc.data(), n,
+                                                                         host_domain_.vanishing_on_coset().inverse());
+                CUZK_CUDA_CHECK_LAUNCH("h_divide_kernel");
+                ntt::inverse(*domain_, std::span<fr>(d_abc.data(), n), ntt::ordering::nn, ntt::coset::shifted, st);
+            }
+        });
+        using integer = typename fr::integer;
+        const integer* zs = reinterpret_cast<const integer*>(d_z.data());
+        msm::device_options mont{};
+        mont.form = msm::scalar_form::montgomery;
+        auto msm1 = [&](const affine<G1>* pts, const integer* s, size_t count) {
+            return msm::msm_device<G1>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
+        };
+        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return msm1(dk.a.data(), zs, nv); });
+        auto sum_b1 = timer.time("MSM B G1", [&] { wait_for(1); return msm1(dk.b_g1.data(), zs, nv); });
+        jacobian<G2> sum_b2;
+        if constexpr (G2OnGpu) {
+            sum_b2 = timer.time("MSM B G2", [&] {
+                wait_for(2);
+                return msm::msm_device<G2>(dk.b_g2.data(), zs, nv, d_ws.data(), d_ws.bytes(), st, mont);
+            });
+        }
+        auto sum_l = timer.time("MSM L", [&] { wait_for(3); return msm1(dk.l.data(), zs + np + 1, nv - np - 1); });
+        auto sum_h = timer.time("MSM H", [&] {
+            wait_for(4);
+            return msm1(dk.h.data(), reinterpret_cast<const integer*>(d_abc.data()), key.h.size());
+        });
+        // Free in stream order, then let the next worker in.
+        per_proof_key.reset();
+        d_abc.reset();
+        d_z.reset();
+        d_ws.reset();
+        st.synchronize();
+        copy.synchronize();
+        compute.unlock();
+        whole.unlock();
+        reservation.release();
+        if constexpr (!G2OnGpu) sum_b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
+        return timer.time("assemble", [&] { return assemble_proof<Curve>(key, sum_a, sum_b1, sum_b2, sum_l, sum_h, rng); });
+    }
+
+    template <class T>
+    void pin(const std::vector<T>& v) {
+        if (v.empty()) return;
+        void* p = const_cast<T*>(v.data());
+        CUZK_CUDA_CHECK(cudaHostRegister(p, v.size() * sizeof(T), cudaHostRegisterDefault));
+        pinned_.push_back(p);
+    }
+
+    std::shared_ptr<const proving_key<Curve>> pk_;
+    gpu_context& gpu_;
+    gpu::stream setup_stream_;
+    detail::key_events events_;
+    ntt::domain<fr> host_domain_{0};
+    std::unique_ptr<ntt::device_domain<fr>> domain_;
+    gpu::vram_budget::reservation key_reservation_;
+    std::unique_ptr<detail::device_key<Curve>> resident_;
+    std::string fallback_reason_;
+    std::vector<void*> pinned_;
+};
+
+}  // namespace cuzk::groth16
