@@ -76,17 +76,18 @@ __device__ __forceinline__ void mont_mul(bigint<Config::limbs>& out, const bigin
 
 // ---- the operations timed ------------------------------------------------------------------
 
-enum class op { mul, sqr, mul_baseline };
+enum class op { mul, sqr, mul_baseline, mul_karatsuba };
 
 template <class F, op Op>
 __device__ __forceinline__ F step(const F& x, const F& y) {
-    if constexpr (Op == op::mul) return x * y;
-    else if constexpr (Op == op::sqr) return x.square();
-    else {
-        F r{};
-        baseline::mont_mul<typename F::params>(r.mont, x.mont, y.mont);
-        return r;
-    }
+    using P = typename F::params;
+    using device_arith::detail::mul_algo;
+    F r{};
+    if constexpr (Op == op::mul) r = x * y;
+    else if constexpr (Op == op::sqr) r = x.square();
+    else if constexpr (Op == op::mul_baseline) baseline::mont_mul<P>(r.mont, x.mont, y.mont);
+    else device_arith::detail::mont_mul_with<P, mul_algo::karatsuba>(r.mont, x.mont, y.mont);
+    return r;
 }
 
 template <class F, op Op>
@@ -94,9 +95,7 @@ F host_step(const F& x, const F& y) {
     return Op == op::sqr ? x.square() : x * y;
 }
 
-constexpr int chains = 2;  // independent accumulators per thread
-
-template <class F, op Op>
+template <class F, op Op, int chains>
 __global__ void __launch_bounds__(256) chain_kernel(const F* in, F* out, int iters) {
     const size_t t = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
     F x[chains];
@@ -112,7 +111,7 @@ __global__ void __launch_bounds__(256) chain_kernel(const F* in, F* out, int ite
     for (int c = 0; c < chains; ++c) out[chains * t + c] = x[c];
 }
 
-template <class F, op Op>
+template <class F, op Op, int chains>
 void BM_chain(benchmark::State& state) {
     int count = 0;
     if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
@@ -122,8 +121,8 @@ void BM_chain(benchmark::State& state) {
     const int iters = int(state.range(0));
     int sms = 0, per_sm = 0;
     CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    constexpr int block = 256;
-    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain_kernel<F, Op>, block, 0));
+    const int block = int(state.range(1));
+    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain_kernel<F, Op, chains>, block, 0));
     const int grid = sms * std::max(per_sm, 1);  // one full wave
     const size_t threads = size_t(grid) * block;
 
@@ -138,7 +137,7 @@ void BM_chain(benchmark::State& state) {
     CUZK_CUDA_CHECK(cudaEventCreate(&start));
     CUZK_CUDA_CHECK(cudaEventCreate(&stop));
 
-    chain_kernel<F, Op><<<grid, block>>>(din, dout, iters);  // warm-up
+    chain_kernel<F, Op, chains><<<grid, block>>>(din, dout, iters);  // warm-up
     CUZK_CUDA_CHECK_LAUNCH("chain_kernel");
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 
@@ -160,7 +159,7 @@ void BM_chain(benchmark::State& state) {
     std::vector<double> ms;
     for (auto _ : state) {
         CUZK_CUDA_CHECK(cudaEventRecord(start));
-        chain_kernel<F, Op><<<grid, block>>>(din, dout, iters);
+        chain_kernel<F, Op, chains><<<grid, block>>>(din, dout, iters);
         CUZK_CUDA_CHECK(cudaEventRecord(stop));
         CUZK_CUDA_CHECK(cudaEventSynchronize(stop));
         float t = 0;
@@ -183,14 +182,17 @@ void BM_chain(benchmark::State& state) {
     cudaFree(dout);
 }
 
-#define CUZK_FIELD_BENCH(F, label)                                                                    \
-    BENCHMARK(BM_chain<F, op::mul>)->Name(label "/mul/cuzk")->Arg(1024)->Iterations(9)->UseManualTime(); \
-    BENCHMARK(BM_chain<F, op::sqr>)->Name(label "/sqr/cuzk")->Arg(1024)->Iterations(9)->UseManualTime(); \
-    BENCHMARK(BM_chain<F, op::mul_baseline>)                                                          \
-        ->Name(label "/mul/baseline")                                                                 \
-        ->Arg(1024)                                                                                   \
-        ->Iterations(9)                                                                               \
-        ->UseManualTime();
+// Arguments: chain length, threads per block. Each op runs with 1 and 2 chains per thread
+// and 128- and 256-thread blocks (the best of the four is the GPU's rate; the spread shows
+// how sensitive the kernel is to occupancy and code size).
+#define CUZK_CHAIN_BENCH(F, O, label)                                                      \
+    BENCHMARK(BM_chain<F, op::O, 1>)->Name(label "/chains:1")->Args({2048, 128})->Args({2048, 256})->Iterations(9)->UseManualTime(); \
+    BENCHMARK(BM_chain<F, op::O, 2>)->Name(label "/chains:2")->Args({1024, 128})->Args({1024, 256})->Iterations(9)->UseManualTime()
+#define CUZK_FIELD_BENCH(F, label)                                          \
+    CUZK_CHAIN_BENCH(F, mul, label "/mul/cuzk");                            \
+    CUZK_CHAIN_BENCH(F, sqr, label "/sqr/cuzk");                            \
+    CUZK_CHAIN_BENCH(F, mul_baseline, label "/mul/baseline");               \
+    CUZK_CHAIN_BENCH(F, mul_karatsuba, label "/mul/variant_karatsuba");
 
 CUZK_FIELD_BENCH(bls12_381::fp, "bls12_381_fp")
 CUZK_FIELD_BENCH(bls12_381::fr, "bls12_381_fr")

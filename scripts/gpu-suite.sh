@@ -19,9 +19,10 @@
 #                        libbenchmark); BUILD_DIR/lib is used too when it exists
 #   CUZK_BENCH_FILTER    --benchmark_filter regex for every benchmark (default: all)
 #   CUZK_BENCH_ARGS      extra arguments for every benchmark binary
+#   CUZK_SUITE_ONLY      extended regex: only build and run tests/benchmarks whose name matches
 #   CUZK_SUITE_TIMEOUT   seconds allowed per binary (default 900)
 #   CUZK_SKIP_BENCH=1    run the tests only;  CUZK_SKIP_TESTS=1  the benchmarks only
-# Exit status: non-zero when a test failed (or the build failed).
+# Exit status: non-zero when a test failed or a target did not build (the rest still run).
 set -uo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -32,6 +33,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
 timeout_s=${CUZK_SUITE_TIMEOUT:-900}
+build_failed=()
+selected() { [[ -z ${CUZK_SUITE_ONLY:-} ]] || [[ $1 =~ $CUZK_SUITE_ONLY ]]; }
 
 # ---- build (unless given) -------------------------------------------------------------------
 if [[ $# -ge 2 ]]; then
@@ -41,15 +44,23 @@ else
     rm -rf "$build"
     targets=()
     for src in "$root"/tests/test_*.cu "$root"/benchmarks/bench_*.cu "$root"/benchmarks/bench_*.cpp; do
-        [[ -e $src ]] && targets+=("$(basename "${src%.*}")")
+        [[ -e $src ]] || continue
+        t=$(basename "${src%.*}")
+        selected "$t" && targets+=("$t")
     done
     echo "gpu-suite: building ${targets[*]} in $build"
-    if ! { cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DCUZK_CUDA=ON &&
-           cmake --build "$build" -j "$(nproc)" --target "${targets[@]}"; } >"$out/build.log" 2>&1; then
-        echo "gpu-suite: build failed, see $out/build.log" | tee "$out/summary.txt"
+    if ! cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
+        -DCUZK_CUDA=ON >"$out/build.log" 2>&1; then
+        echo "gpu-suite: configure failed, see $out/build.log" | tee "$out/summary.txt"
         tail -30 "$out/build.log"
         exit 1
     fi
+    # Keep going past a target that does not compile (someone's work in progress): the
+    # others still run, and the summary names what did not build.
+    cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" -- -k 0 >>"$out/build.log" 2>&1
+    for t in "${targets[@]}"; do
+        [[ -x $build/tests/$t || -x $build/benchmarks/$t ]] || build_failed+=("$t")
+    done
 fi
 
 # ---- libraries a carried build may need ----------------------------------------------------------
@@ -76,6 +87,12 @@ fi
 
 is_exe() { [[ -f $1 && -x $1 ]]; }
 failed=0
+if ((${#build_failed[@]})); then
+    failed=1
+    for t in "${build_failed[@]}"; do
+        printf '%-8s %-40s (see build.log)\n' "NOBUILD" "$t" >>"$summary"
+    done
+fi
 
 # ---- GPU tests: test_* executables built from tests/*.cu (ctest label gpu) ---------------------
 if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
@@ -84,6 +101,7 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
         is_exe "$exe" || continue
         name=$(basename "$exe")
         [[ -e $root/tests/$name.cu ]] || continue  # host tests run in CI, not here
+        selected "$name" || continue
         start=$(date +%s)
         timeout "$timeout_s" "$exe" --gtest_output="xml:$out/$name.xml" >"$out/$name.log" 2>&1
         rc=$?
@@ -109,6 +127,7 @@ if [[ ${CUZK_SKIP_BENCH:-0} != 1 ]]; then
     for exe in "$build"/benchmarks/bench_*; do
         is_exe "$exe" || continue
         name=$(basename "$exe")
+        selected "$name" || continue
         args=(--benchmark_out="$out/$name.json" --benchmark_out_format=json)
         [[ -n ${CUZK_BENCH_FILTER:-} ]] && args+=(--benchmark_filter="$CUZK_BENCH_FILTER")
         # shellcheck disable=SC2206

@@ -6,17 +6,22 @@
 // as an operand directly.
 //
 // Speed notes (numbers in docs/PERFORMANCE.md, "## Fields"). A field multiply is bound by
-// the IMAD pipe (64 lanes per SM per clock on Hopper), so what counts is the number of
-// 32-bit multiply-adds and how many carry chains can run side by side:
+// the IMAD pipe: ptxas fuses each mad.lo/madc.hi pair into one IMAD.WIDE.U32(.X), which
+// costs two IMAD issue slots, so what counts is the number of 32x32-bit products (SASS
+// counts and H200 timings agree: CIOS runs at ~98% of that bound).
 //  - mont_mul interleaves the reduction into the product (CIOS) and keeps two accumulators:
 //    one collects the products of even-indexed words of a (lo and hi halves land on
 //    disjoint words), the other those of odd-indexed words, stored one word lower. So each
-//    row is two unbroken mad.lo/madc.hi chains with no carry-propagation tails, and
-//    ptxas can run the two chains side by side (it keeps each chain's carry in its own
-//    predicate). The two accumulators swap roles every row and are merged at the end.
+//    row is two unbroken mad.lo/madc.hi chains with no carry-propagation tails, which ptxas
+//    runs side by side (each chain's carry in its own predicate). The two accumulators swap
+//    roles every row and are merged at the end. 2n^2 + n products.
 //  - mont_sqr computes the off-diagonal products once (same even/odd layout), doubles them
-//    with funnel shifts, adds the diagonal in one chain, then reduces: ~3n^2 IMADs instead
-//    of 4n^2.
+//    with funnel shifts, adds the diagonal in one chain, then reduces: n^2/2 + n/2 + n^2 + n
+//    products, ~3/4 of a multiply.
+//  - detail::mul_algo::karatsuba (one Karatsuba level on the product, then the same
+//    reduction) needs ~10% fewer products but more additions, registers and live carries;
+//    measured, it does not beat CIOS, so mont_mul uses CIOS. It stays, tested, for the record.
+//  - -p^-1 mod 2^32 is read from constant memory, not written as a literal (see mont_inv32).
 // Every PTX instruction that reads or writes the carry flag is an `asm volatile`, so
 // the compiler never moves one between two instructions of a chain.
 #pragma once
@@ -128,14 +133,18 @@ __device__ __forceinline__ void mod_sub(bigint<Config::limbs>& out, const bigint
 
 namespace detail {
 
+/// Montgomery factor -p^-1 mod 2^32 as a value ptxas cannot see through. A literal lets
+/// ptxas rewrite m = t * inv (for BLS12-381 Fr, inv = -1, m = -t), which, as measured, stops
+/// it from fusing the following mad.lo/madc.hi pairs into IMAD.WIDE (15% slower there).
+template <class Config>
+__constant__ uint32_t mont_inv32 = uint32_t(Config::mont_inv64);
+
 /// One Montgomery reduction row on the split accumulator T = ev + 2^32 * od (words of od
 /// sit one word higher than their index): m = ev[0] * inv, T += m * p, so ev[0] becomes 0.
 /// Carries out of ev's top word go into od's top word (same weight); od never carries out,
 /// because the running total stays below 2^(32(n+1)) and 2^32 * od is part of it.
-template <class Config, size_t n>
-__device__ __forceinline__ void redc_row(uint32_t (&ev)[n], uint32_t (&od)[n]) {
-    constexpr uint32_t inv = uint32_t(Config::mont_inv64);
-    const uint32_t* p = modulus32<Config>();
+template <size_t n>
+__device__ __forceinline__ void redc_row(uint32_t (&ev)[n], uint32_t (&od)[n], const uint32_t* p, uint32_t inv) {
     const uint32_t m = ev[0] * inv;
     ev[0] = ptx::mad_lo_cc(m, p[0], ev[0]);
     ev[1] = ptx::madc_hi_cc(m, p[0], ev[1]);
@@ -157,16 +166,17 @@ __device__ __forceinline__ void redc_row(uint32_t (&ev)[n], uint32_t (&od)[n]) {
 }
 
 /// Divides the split accumulator by 2^32 and swaps the roles of its halves, fused with
-/// adding x * bi: on entry T = ev + 2^32 od with ev[0] = 0; on exit T/2^32 + x*bi is
-/// held as od (now the aligned half) + 2^32 ev (now the shifted half). With Redc, bi is
-/// instead the Montgomery factor m of the new low word and x = p, so od[0] ends at 0.
-template <class Config, bool Redc, size_t n>
-__device__ __forceinline__ void shift_mad_row(uint32_t (&ev)[n], uint32_t (&od)[n], const uint32_t* x,
-                                              uint32_t bi) {
+/// adding x * bi: on entry T = ev + 2^32 od, ev[0] already consumed (zero after a reduction,
+/// or an output word of a plain product); on exit T/2^32 + x*bi is held as od (now the
+/// aligned half) + 2^32 ev (now the shifted half). With Redc, bi is instead the Montgomery
+/// factor m = (new low word) * inv and x = p, so od[0] ends at 0.
+template <bool Redc, size_t n>
+__device__ __forceinline__ void shift_mad_row(uint32_t (&ev)[n], uint32_t (&od)[n], const uint32_t* x, uint32_t bi,
+                                              uint32_t inv = 0) {
     // T/2^32 = od + (ev >> 32). ev[1] joins od[0]; its carry (weight 2^32) enters the
     // shifted half's chain, whose words are ev[2..] moved two words down.
     od[0] = ptx::add_cc(od[0], ev[1]);
-    if constexpr (Redc) bi = od[0] * uint32_t(Config::mont_inv64);  // no flag use
+    if constexpr (Redc) bi = od[0] * inv;  // no flag use
 #pragma unroll
     for (size_t j = 1; j < n - 1; j += 2) {
         ev[j - 1] = ptx::madc_lo_cc(x[j], bi, ev[j + 1]);
@@ -185,90 +195,160 @@ __device__ __forceinline__ void shift_mad_row(uint32_t (&ev)[n], uint32_t (&od)[
     ev[n - 1] = ptx::addc(ev[n - 1], 0);
 }
 
-/// Final step shared by mul and sqr: r = (ev >> 32) + od (+ hi), then one conditional
-/// subtraction. The sum is below 2p, so it fits n words and one subtraction suffices.
-template <class Config, size_t n>
-__device__ __forceinline__ void merge_reduce(uint32_t (&r)[n], const uint32_t (&ev)[n], const uint32_t (&od)[n]) {
+/// r = (ev >> 32) + od: the value left in the split accumulator after its last row.
+template <size_t n>
+__device__ __forceinline__ void merge(uint32_t* r, const uint32_t (&ev)[n], const uint32_t (&od)[n]) {
     r[0] = ptx::add_cc(od[0], ev[1]);
 #pragma unroll
     for (size_t j = 1; j < n - 1; ++j) r[j] = ptx::addc_cc(od[j], ev[j + 1]);
     r[n - 1] = ptx::addc(od[n - 1], 0);
-    reduce_once<Config>(r);
 }
 
-}  // namespace detail
-
-/// out = a * b / 2^(64N) mod p: CIOS Montgomery multiplication on the even/odd split
-/// accumulator (see the header comment), one conditional subtraction at the end.
-/// Cost: 4n^2 + n IMADs for n = 2N words (576 + 12 for 381-bit, 256 + 8 for 255-bit).
-template <class Config>
-__device__ __forceinline__ void mont_mul(bigint<Config::limbs>& out, const bigint<Config::limbs>& a,
-                                         const bigint<Config::limbs>& b) {
-    constexpr size_t n = 2 * Config::limbs;
-    const auto x = split(a), y = split(b);
+/// Montgomery product by CIOS on the split accumulator (reduction interleaved, row by row):
+/// 2n^2 wide products (IMAD.WIDE) + n.
+template <class Config, size_t n>
+__device__ __forceinline__ void mul_cios(uint32_t (&r)[n], const uint32_t (&x)[n], const uint32_t (&y)[n],
+                                         uint32_t inv) {
+    const uint32_t* p = modulus32<Config>();
     uint32_t acc[2][n];
-    // Row 0: a * b[0] needs no additions: even-indexed words' products in acc[0],
+    // Row 0: x * y[0] needs no additions: even-indexed words' products in acc[0],
     // odd-indexed ones (one word lower) in acc[1]; lo/hi halves never overlap.
 #pragma unroll
     for (size_t j = 0; j < n; j += 2) {
-        acc[0][j] = x.w[j] * y.w[0];
-        acc[0][j + 1] = __umulhi(x.w[j], y.w[0]);
-        acc[1][j] = x.w[j + 1] * y.w[0];
-        acc[1][j + 1] = __umulhi(x.w[j + 1], y.w[0]);
+        acc[0][j] = x[j] * y[0];
+        acc[0][j + 1] = __umulhi(x[j], y[0]);
+        acc[1][j] = x[j + 1] * y[0];
+        acc[1][j + 1] = __umulhi(x[j + 1], y[0]);
     }
-    detail::redc_row<Config>(acc[0], acc[1]);
+    redc_row(acc[0], acc[1], p, inv);
 #pragma unroll
     for (size_t i = 1; i < n; ++i) {
         // The halves swap roles each row: row i's aligned half is acc[i % 2].
-        detail::shift_mad_row<Config, false>(acc[(i + 1) % 2], acc[i % 2], x.w, y.w[i]);
-        detail::redc_row<Config>(acc[i % 2], acc[(i + 1) % 2]);
+        shift_mad_row<false>(acc[(i + 1) % 2], acc[i % 2], x, y[i]);
+        redc_row(acc[i % 2], acc[(i + 1) % 2], p, inv);
     }
-    uint32_t r[n];
-    detail::merge_reduce<Config>(r, acc[(n - 1) % 2], acc[n % 2]);
-    out = join<Config::limbs>(r);
+    merge(r, acc[(n - 1) % 2], acc[n % 2]);  // below 2p
+    reduce_once<Config>(r);
 }
 
-/// out = a^2 / 2^(64N) mod p: off-diagonal products once, doubled, plus the diagonal,
-/// then Montgomery reduction of the low half and addition of the high half.
-/// Cost: about 3n^2 + n IMADs.
-template <class Config>
-__device__ __forceinline__ void mont_sqr(bigint<Config::limbs>& out, const bigint<Config::limbs>& a) {
-    constexpr size_t n = 2 * Config::limbs;
-    const auto x = split(a);
+/// Plain product out[0..2h) = x * y of h-word numbers (h even) by rows on the split
+/// accumulator: after row i its low word is final and leaves as out[i]. h^2 wide products.
+template <size_t h>
+__device__ __forceinline__ void mul_plain(uint32_t* out, const uint32_t (&x)[h], const uint32_t (&y)[h]) {
+    uint32_t acc[2][h];
+#pragma unroll
+    for (size_t j = 0; j < h; j += 2) {
+        acc[0][j] = x[j] * y[0];
+        acc[0][j + 1] = __umulhi(x[j], y[0]);
+        acc[1][j] = x[j + 1] * y[0];
+        acc[1][j + 1] = __umulhi(x[j + 1], y[0]);
+    }
+    out[0] = acc[0][0];
+#pragma unroll
+    for (size_t i = 1; i < h; ++i) {
+        shift_mad_row<false>(acc[(i + 1) % 2], acc[i % 2], x, y[i]);
+        out[i] = acc[i % 2][0];
+    }
+    merge(out + h, acc[(h - 1) % 2], acc[h % 2]);
+}
+
+/// |x - y| of h-word numbers; returns all ones when x < y (the sign), else 0.
+template <size_t h>
+__device__ __forceinline__ uint32_t abs_diff(uint32_t (&d)[h], const uint32_t* x, const uint32_t* y) {
+    d[0] = ptx::sub_cc(x[0], y[0]);
+#pragma unroll
+    for (size_t k = 1; k < h; ++k) d[k] = ptx::subc_cc(x[k], y[k]);
+    const uint32_t neg = ptx::subc(0, 0);
+    // two's complement negation when negative: (d ^ neg) + (neg & 1)
+    d[0] = ptx::add_cc(d[0] ^ neg, neg & 1);
+#pragma unroll
+    for (size_t k = 1; k < h; ++k) d[k] = ptx::addc_cc(d[k] ^ neg, 0);
+    (void)ptx::addc(0, 0);
+    return neg;
+}
+
+/// Full product t[0..2n) = x * y by one level of (subtractive) Karatsuba over halves of
+/// h = n/2 words: x0*y0, x1*y1 and |x0-x1|*|y1-y0| (3h^2 wide products instead of 4h^2),
+/// middle = x0y0 + x1y1 +- |x0-x1||y1-y0| = x0y1 + x1y0.
+template <size_t n>
+__device__ __forceinline__ void mul_karatsuba(uint32_t (&t)[2 * n], const uint32_t (&x)[n], const uint32_t (&y)[n]) {
+    constexpr size_t h = n / 2;
+    uint32_t x0[h], x1[h], y0[h], y1[h], dx[h], dy[h];
+#pragma unroll
+    for (size_t k = 0; k < h; ++k) {
+        x0[k] = x[k];
+        x1[k] = x[h + k];
+        y0[k] = y[k];
+        y1[k] = y[h + k];
+    }
+    const uint32_t sx = abs_diff(dx, x0, x1);
+    const uint32_t sy = abs_diff(dy, y1, y0);
+    const uint32_t neg = sx ^ sy;  // all ones when (x0-x1)(y1-y0) < 0
+    uint32_t lo[n], hi[n], mid[n];
+    mul_plain(lo, x0, y0);
+    mul_plain(hi, x1, y1);
+    mul_plain(mid, dx, dy);
+    // s = lo + hi (n words + carry c), then m = s +- mid over n+1 words (always >= 0, < 2^(32n+1)).
+    uint32_t m[n + 1];
+    m[0] = ptx::add_cc(lo[0], hi[0]);
+#pragma unroll
+    for (size_t k = 1; k < n; ++k) m[k] = ptx::addc_cc(lo[k], hi[k]);
+    const uint32_t c = ptx::addc(0, 0);
+    (void)ptx::add_cc(neg, neg);  // carry flag = 1 exactly when subtracting (+1 of the negation)
+#pragma unroll
+    for (size_t k = 0; k < n; ++k) m[k] = ptx::addc_cc(m[k], mid[k] ^ neg);
+    m[n] = ptx::addc(c, neg);
+    // t = lo + 2^(32h) m + 2^(32n) hi
+#pragma unroll
+    for (size_t k = 0; k < h; ++k) t[k] = lo[k];
+    t[h] = ptx::add_cc(lo[h], m[0]);
+#pragma unroll
+    for (size_t k = 1; k < h; ++k) t[h + k] = ptx::addc_cc(lo[h + k], m[k]);
+#pragma unroll
+    for (size_t k = 0; k <= h; ++k) t[n + k] = ptx::addc_cc(hi[k], m[h + k]);
+#pragma unroll
+    for (size_t k = h + 1; k < n; ++k) t[n + k] = ptx::addc_cc(hi[k], 0);
+    (void)ptx::addc(0, 0);
+}
+
+/// Full square t[0..2n) = x^2: off-diagonal products once, doubled, plus the diagonal.
+/// n(n-1)/2 + n wide products.
+template <size_t n>
+__device__ __forceinline__ void sqr_wide(uint32_t (&t)[2 * n], const uint32_t (&x)[n]) {
     // Off-diagonal sum S = sum_{i<j} x_i x_j 2^(32(i+j)) over 2n words, in two arrays:
     // ev gets products whose lo half lands on an even word, od those landing on an odd word,
     // so within one row each array's products form one gap-free chain. Words start at zero;
-    // every chain ends by adding its carry into the next word of its array.
+    // every chain ends by adding its carry into the next word of its array, a word no earlier
+    // row has written except as such a carry word, so it never overflows.
     uint32_t ev[2 * n], od[2 * n];
 #pragma unroll
     for (size_t k = 0; k < 2 * n; ++k) ev[k] = od[k] = 0;
 #pragma unroll
     for (size_t i = 0; i + 1 < n; ++i) {
         // products x_i * x_j with j = i+1, i+3, ...: lo on odd word i+j
-        od[2 * i + 1] = ptx::mad_lo_cc(x.w[i], x.w[i + 1], od[2 * i + 1]);
-        od[2 * i + 2] = ptx::madc_hi_cc(x.w[i], x.w[i + 1], od[2 * i + 2]);
+        od[2 * i + 1] = ptx::mad_lo_cc(x[i], x[i + 1], od[2 * i + 1]);
+        od[2 * i + 2] = ptx::madc_hi_cc(x[i], x[i + 1], od[2 * i + 2]);
 #pragma unroll
         for (size_t j = i + 3; j < n; j += 2) {
-            od[i + j] = ptx::madc_lo_cc(x.w[i], x.w[j], od[i + j]);
-            od[i + j + 1] = ptx::madc_hi_cc(x.w[i], x.w[j], od[i + j + 1]);
+            od[i + j] = ptx::madc_lo_cc(x[i], x[j], od[i + j]);
+            od[i + j + 1] = ptx::madc_hi_cc(x[i], x[j], od[i + j + 1]);
         }
         const size_t last_od = i + (n - 1 - ((n - 1 - (i + 1)) % 2)) + 2;  // word after the chain
         od[last_od] = ptx::addc(od[last_od], 0);
         if (i + 2 < n) {
             // products x_i * x_j with j = i+2, i+4, ...: lo on even word i+j
-            ev[2 * i + 2] = ptx::mad_lo_cc(x.w[i], x.w[i + 2], ev[2 * i + 2]);
-            ev[2 * i + 3] = ptx::madc_hi_cc(x.w[i], x.w[i + 2], ev[2 * i + 3]);
+            ev[2 * i + 2] = ptx::mad_lo_cc(x[i], x[i + 2], ev[2 * i + 2]);
+            ev[2 * i + 3] = ptx::madc_hi_cc(x[i], x[i + 2], ev[2 * i + 3]);
 #pragma unroll
             for (size_t j = i + 4; j < n; j += 2) {
-                ev[i + j] = ptx::madc_lo_cc(x.w[i], x.w[j], ev[i + j]);
-                ev[i + j + 1] = ptx::madc_hi_cc(x.w[i], x.w[j], ev[i + j + 1]);
+                ev[i + j] = ptx::madc_lo_cc(x[i], x[j], ev[i + j]);
+                ev[i + j + 1] = ptx::madc_hi_cc(x[i], x[j], ev[i + j + 1]);
             }
             const size_t last_ev = i + (n - 1 - ((n - 1 - (i + 2)) % 2)) + 2;
             ev[last_ev] = ptx::addc(ev[last_ev], 0);
         }
     }
-    // S = ev + od (below 2^(64n-1), so the top word stays clear), then T = 2S + diagonal.
-    uint32_t t[2 * n];
+    // S = ev + od (below 2^(64n-1), so the top word stays clear), then t = 2S + diagonal.
     t[0] = 0;
     t[1] = od[1];
     t[2] = ptx::add_cc(ev[2], od[2]);
@@ -278,40 +358,85 @@ __device__ __forceinline__ void mont_sqr(bigint<Config::limbs>& out, const bigin
 #pragma unroll
     for (size_t k = 2 * n - 1; k > 0; --k) t[k] = __funnelshift_l(t[k - 1], t[k], 1);
     t[0] = 0;
-    t[0] = ptx::mad_lo_cc(x.w[0], x.w[0], t[0]);
-    t[1] = ptx::madc_hi_cc(x.w[0], x.w[0], t[1]);
+    t[0] = ptx::mad_lo_cc(x[0], x[0], t[0]);
+    t[1] = ptx::madc_hi_cc(x[0], x[0], t[1]);
 #pragma unroll
     for (size_t i = 1; i < n; ++i) {
-        t[2 * i] = ptx::madc_lo_cc(x.w[i], x.w[i], t[2 * i]);
-        t[2 * i + 1] = ptx::madc_hi_cc(x.w[i], x.w[i], t[2 * i + 1]);
+        t[2 * i] = ptx::madc_lo_cc(x[i], x[i], t[2 * i]);
+        t[2 * i + 1] = ptx::madc_hi_cc(x[i], x[i], t[2 * i + 1]);
     }
     (void)ptx::addc(0, 0);
-    // Reduce the low half L = t[0..n): n rows of the split-accumulator reduction, starting
-    // from the aligned half = L and the shifted half = 0; then add the high half.
+}
+
+/// r = t / 2^(32n) mod p for t < p * 2^(32n) (Montgomery reduction of a full product):
+/// n reduction rows on the low half, then the high half is added; one final subtraction.
+template <class Config, size_t n>
+__device__ __forceinline__ void redc_wide(uint32_t (&r)[n], const uint32_t (&t)[2 * n], uint32_t inv) {
+    const uint32_t* p = modulus32<Config>();
     uint32_t acc[2][n];
 #pragma unroll
     for (size_t j = 0; j < n; ++j) {
         acc[0][j] = t[j];
         acc[1][j] = 0;
     }
-    detail::redc_row<Config>(acc[0], acc[1]);
+    redc_row(acc[0], acc[1], p, inv);
 #pragma unroll
-    for (size_t i = 1; i < n; ++i)
-        detail::shift_mad_row<Config, true>(acc[(i + 1) % 2], acc[i % 2], modulus32<Config>(), 0);
-    // r = (ev >> 32) + od + high half; below 2p.
-    const uint32_t(&e)[n] = acc[(n - 1) % 2];
-    const uint32_t(&o)[n] = acc[n % 2];
-    uint32_t r[n];
-    r[0] = ptx::add_cc(o[0], e[1]);
-#pragma unroll
-    for (size_t j = 1; j < n - 1; ++j) r[j] = ptx::addc_cc(o[j], e[j + 1]);
-    r[n - 1] = ptx::addc(o[n - 1], 0);
+    for (size_t i = 1; i < n; ++i) shift_mad_row<true>(acc[(i + 1) % 2], acc[i % 2], p, 0, inv);
+    // (low + M p) / 2^(32n) <= p, plus the high half < p: below 2p.
+    merge(r, acc[(n - 1) % 2], acc[n % 2]);
     r[0] = ptx::add_cc(r[0], t[n]);
 #pragma unroll
     for (size_t j = 1; j < n; ++j) r[j] = ptx::addc_cc(r[j], t[n + j]);
     (void)ptx::addc(0, 0);
     reduce_once<Config>(r);
+}
+
+/// Multiplication strategies (mont_mul picks one per word count; benchmarks time each).
+enum class mul_algo { cios, karatsuba };
+
+template <class Config, mul_algo Algo>
+__device__ __forceinline__ void mont_mul_with(bigint<Config::limbs>& out, const bigint<Config::limbs>& a,
+                                              const bigint<Config::limbs>& b) {
+    constexpr size_t n = 2 * Config::limbs;
+    const uint32_t inv = mont_inv32<Config>;
+    const auto x = split(a), y = split(b);
+    uint32_t r[n];
+    if constexpr (Algo == mul_algo::cios) {
+        mul_cios<Config>(r, x.w, y.w, inv);
+    } else {
+        uint32_t t[2 * n];
+        mul_karatsuba(t, x.w, y.w);
+        redc_wide<Config>(r, t, inv);
+    }
     out = join<Config::limbs>(r);
+}
+
+template <class Config>
+__device__ __forceinline__ void mont_sqr_with(bigint<Config::limbs>& out, const bigint<Config::limbs>& a) {
+    constexpr size_t n = 2 * Config::limbs;
+    const uint32_t inv = mont_inv32<Config>;
+    const auto x = split(a);
+    uint32_t t[2 * n], r[n];
+    sqr_wide(t, x.w);
+    redc_wide<Config>(r, t, inv);
+    out = join<Config::limbs>(r);
+}
+
+}  // namespace detail
+
+/// out = a * b / 2^(64N) mod p (Montgomery multiplication), fully reduced.
+/// CIOS on the split accumulator (see the header comment): 2n^2 + n wide products.
+template <class Config>
+__device__ __forceinline__ void mont_mul(bigint<Config::limbs>& out, const bigint<Config::limbs>& a,
+                                         const bigint<Config::limbs>& b) {
+    detail::mont_mul_with<Config, detail::mul_algo::cios>(out, a, b);
+}
+
+/// out = a^2 / 2^(64N) mod p, fully reduced: off-diagonal products once, doubled, plus the
+/// diagonal, then Montgomery reduction. About 3/4 of mont_mul's wide products.
+template <class Config>
+__device__ __forceinline__ void mont_sqr(bigint<Config::limbs>& out, const bigint<Config::limbs>& a) {
+    detail::mont_sqr_with<Config>(out, a);
 }
 
 }  // namespace cuzk::device_arith
