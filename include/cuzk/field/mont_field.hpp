@@ -18,6 +18,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "cuzk/core/bigint.hpp"
 #include "cuzk/core/error.hpp"
@@ -160,7 +161,8 @@ struct mont_field {
     CUZK_HD constexpr friend mont_field operator+(const mont_field& a, const mont_field& b) {
         mont_field r{};
 #if CUZK_DEVICE_CODE
-        device_arith::mod_add<params>(r.mont, a.mont, b.mont);
+        if (std::is_constant_evaluated()) host_arith::mod_add(r.mont, a.mont, b.mont, modulus);  // constants in device passes
+        else device_arith::mod_add<params>(r.mont, a.mont, b.mont);
 #else
         host_arith::mod_add(r.mont, a.mont, b.mont, modulus);
 #endif
@@ -169,7 +171,8 @@ struct mont_field {
     CUZK_HD constexpr friend mont_field operator-(const mont_field& a, const mont_field& b) {
         mont_field r{};
 #if CUZK_DEVICE_CODE
-        device_arith::mod_sub<params>(r.mont, a.mont, b.mont);
+        if (std::is_constant_evaluated()) host_arith::mod_sub(r.mont, a.mont, b.mont, modulus);  // constants in device passes
+        else device_arith::mod_sub<params>(r.mont, a.mont, b.mont);
 #else
         host_arith::mod_sub(r.mont, a.mont, b.mont, modulus);
 #endif
@@ -178,7 +181,8 @@ struct mont_field {
     CUZK_HD constexpr friend mont_field operator*(const mont_field& a, const mont_field& b) {
         mont_field r{};
 #if CUZK_DEVICE_CODE
-        device_arith::mont_mul<params>(r.mont, a.mont, b.mont);
+        if (std::is_constant_evaluated()) host_arith::mont_mul(r.mont, a.mont, b.mont, modulus, params::mont_inv64);  // constants in device passes
+        else device_arith::mont_mul<params>(r.mont, a.mont, b.mont);
 #else
         host_arith::mont_mul(r.mont, a.mont, b.mont, modulus, params::mont_inv64);
 #endif
@@ -192,6 +196,7 @@ struct mont_field {
     CUZK_HD constexpr mont_field dbl() const { return *this + *this; }
     CUZK_HD constexpr mont_field square() const {
 #if CUZK_DEVICE_CODE
+        if (std::is_constant_evaluated()) return *this * *this;
         mont_field r{};
         device_arith::mont_sqr<params>(r.mont, mont);  // dedicated squaring: ~3/4 of a mul's IMADs
         return r;
