@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -134,6 +135,7 @@ private:
     value parse_object(int depth) {
         expect('{');
         value v = value::make_object();
+        std::unordered_set<std::string> keys;  // duplicate check in O(1), even for huge objects
         skip_ws();
         if (peek() == '}') {
             ++i_;
@@ -143,7 +145,7 @@ private:
             skip_ws();
             if (peek() != '"') fail("expected a string key");
             std::string key = parse_string();
-            if (v.find(key)) fail("duplicate key \"" + key + "\"");
+            if (!keys.insert(key).second) fail("duplicate key \"" + key + "\"");
             skip_ws();
             expect(':');
             skip_ws();

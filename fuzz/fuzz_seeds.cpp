@@ -1,0 +1,54 @@
+// Writes a seed corpus for the fuzz targets: valid synthetic .r1cs, .wtns, .zkey and snarkjs
+// JSON files for both curves (tests/test_io_synth.hpp), so fuzzing starts from deep inside
+// the formats. Usage: fuzz_seeds OUT_DIR  (creates OUT_DIR/{r1cs,wtns,zkey,json}/).
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+
+#include "cuzk/io/snarkjs_json.hpp"
+#include "test_io_synth.hpp"
+
+namespace fs = std::filesystem;
+using namespace cuzk::io;
+
+namespace {
+
+void write(const fs::path& p, const iotest::bytes& b) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+}
+void write(const fs::path& p, const std::string& s) { write(p, iotest::bytes(s.begin(), s.end())); }
+
+template <class Curve>
+void seeds(const fs::path& out) {
+    const std::string c(Curve::snarkjs_name);
+    iotest::toy_circuit<Curve> toy;
+    write(out / "r1cs" / (c + ".r1cs"), toy.r1cs().build());
+    write(out / "wtns" / (c + ".wtns"), toy.wtns().build());
+    iotest::toy_zkey<Curve> z;
+    write(out / "zkey" / (c + ".zkey"), z.build().build());
+    std::mt19937_64 rng(3);
+    using g1 = typename Curve::g1_point;
+    using g2 = typename Curve::g2_point;
+    groth16_proof<Curve> p{iotest::random_on_curve<g1>(Curve::g1_b(), rng), iotest::random_on_curve<g2>(Curve::g2_b(), rng),
+                           iotest::random_on_curve<g1>(Curve::g1_b(), rng)};
+    write(out / "json" / (c + "_proof.json"), proof_to_json(p));
+    write(out / "json" / (c + "_public.json"), public_to_json<Curve>(toy.witness));
+    verification_key<Curve> vk;
+    vk.alpha1 = z.header_g1[0];
+    vk.beta2 = z.header_g2[0];
+    vk.gamma2 = z.header_g2[1];
+    vk.delta2 = z.header_g2[2];
+    vk.ic = z.ic;
+    write(out / "json" / (c + "_vk.json"), vk_to_json(vk));
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 2) return 2;
+    seeds<bn128>(argv[1]);
+    seeds<bls12381>(argv[1]);
+    return 0;
+}
