@@ -161,8 +161,12 @@ struct mont_field {
     CUZK_HD constexpr friend mont_field operator+(const mont_field& a, const mont_field& b) {
         mont_field r{};
 #if CUZK_DEVICE_CODE
-        if (std::is_constant_evaluated()) host_arith::mod_add(r.mont, a.mont, b.mont, modulus);  // constants in device passes
-        else device_arith::mod_add<params>(r.mont, a.mont, b.mont);
+        if (std::is_constant_evaluated()) {  // constants in device passes; a local copy, as device code
+            constexpr integer p = modulus;  // may not name a static constexpr array member
+            host_arith::mod_add(r.mont, a.mont, b.mont, p);
+        } else {
+            device_arith::mod_add<params>(r.mont, a.mont, b.mont);
+        }
 #else
         host_arith::mod_add(r.mont, a.mont, b.mont, modulus);
 #endif
@@ -171,8 +175,12 @@ struct mont_field {
     CUZK_HD constexpr friend mont_field operator-(const mont_field& a, const mont_field& b) {
         mont_field r{};
 #if CUZK_DEVICE_CODE
-        if (std::is_constant_evaluated()) host_arith::mod_sub(r.mont, a.mont, b.mont, modulus);  // constants in device passes
-        else device_arith::mod_sub<params>(r.mont, a.mont, b.mont);
+        if (std::is_constant_evaluated()) {
+            constexpr integer p = modulus;
+            host_arith::mod_sub(r.mont, a.mont, b.mont, p);
+        } else {
+            device_arith::mod_sub<params>(r.mont, a.mont, b.mont);
+        }
 #else
         host_arith::mod_sub(r.mont, a.mont, b.mont, modulus);
 #endif
@@ -181,8 +189,12 @@ struct mont_field {
     CUZK_HD constexpr friend mont_field operator*(const mont_field& a, const mont_field& b) {
         mont_field r{};
 #if CUZK_DEVICE_CODE
-        if (std::is_constant_evaluated()) host_arith::mont_mul(r.mont, a.mont, b.mont, modulus, params::mont_inv64);  // constants in device passes
-        else device_arith::mont_mul<params>(r.mont, a.mont, b.mont);
+        if (std::is_constant_evaluated()) {
+            constexpr integer p = modulus;
+            host_arith::mont_mul(r.mont, a.mont, b.mont, p, params::mont_inv64);
+        } else {
+            device_arith::mont_mul<params>(r.mont, a.mont, b.mont);
+        }
 #else
         host_arith::mont_mul(r.mont, a.mont, b.mont, modulus, params::mont_inv64);
 #endif
