@@ -18,9 +18,10 @@
 //  - mont_sqr computes the off-diagonal products once (same even/odd layout), doubles them
 //    with funnel shifts, adds the diagonal in one chain, then reduces: n^2/2 + n/2 + n^2 + n
 //    products, ~3/4 of a multiply.
-//  - detail::mul_algo::karatsuba (one Karatsuba level on the product, then the same
-//    reduction) needs ~10% fewer products but more additions, registers and live carries;
-//    measured, it does not beat CIOS, so mont_mul uses CIOS. It stays, tested, for the record.
+//  - Karatsuba (one level on the product x*y, then the same row reduction as mont_sqr)
+//    needs 3n^2/4 + n^2 + n products instead of 2n^2 + n, paid for with more additions,
+//    registers and live carries. Measured on the H200 it wins 3% at 381 bits and loses 4%
+//    at 254/255 bits, so mont_mul uses it from 12 words up (detail::default_mul_algo).
 //  - -p^-1 mod 2^32 is read from constant memory, not written as a literal (see mont_inv32).
 // Every PTX instruction that reads or writes the carry flag is an `asm volatile`, so
 // the compiler never moves one between two instructions of a chain.
@@ -424,12 +425,20 @@ __device__ __forceinline__ void mont_sqr_with(bigint<Config::limbs>& out, const 
 
 }  // namespace detail
 
+namespace detail {
+/// The strategy mont_mul uses for n 32-bit words, by measurement (docs/PERFORMANCE.md,
+/// "## Fields"): Karatsuba from 12 words (381-bit) up, CIOS below.
+template <size_t n>
+inline constexpr mul_algo default_mul_algo = n >= 12 ? mul_algo::karatsuba : mul_algo::cios;
+}  // namespace detail
+
 /// out = a * b / 2^(64N) mod p (Montgomery multiplication), fully reduced.
-/// CIOS on the split accumulator (see the header comment): 2n^2 + n wide products.
+/// CIOS on the split accumulator, or Karatsuba + row reduction for 381-bit fields (see the
+/// header comment and detail::default_mul_algo).
 template <class Config>
 __device__ __forceinline__ void mont_mul(bigint<Config::limbs>& out, const bigint<Config::limbs>& a,
                                          const bigint<Config::limbs>& b) {
-    detail::mont_mul_with<Config, detail::mul_algo::cios>(out, a, b);
+    detail::mont_mul_with<Config, detail::default_mul_algo<2 * Config::limbs>>(out, a, b);
 }
 
 /// out = a^2 / 2^(64N) mod p, fully reduced: off-diagonal products once, doubled, plus the
