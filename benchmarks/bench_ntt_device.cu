@@ -5,7 +5,8 @@
 // (BLS12-381 Fr only) and ratio = ours / sppark. Every benchmarked size is checked: the
 // round trip forward-then-inverse must give back the input, and for lg n <= 20 the forward
 // output must equal the host NTT's; a failure aborts the benchmark with an error.
-// variant: 0 fwd NR, 1 fwd coset NN, 2 fwd coset NR, 3 inv RN, 4 inv NN, 5 fwd NR on a batch of 3.
+// variant: 0 fwd NR, 1 fwd coset NN, 2 fwd coset NR, 3 inv RN, 4 inv NN, 5 fwd NR on a batch of 3,
+// 6 fwd coset NR with full coset tables, 7 inv coset RN.
 //
 //   LD_LIBRARY_PATH=. build-<you>/benchmarks/bench_ntt_device --benchmark_counters_tabular=true
 #include <benchmark/benchmark.h>
@@ -31,7 +32,7 @@ using namespace cuzk;
 using ntt::coset;
 using ntt::ordering;
 
-enum variant { fwd_nr, fwd_coset_nn, fwd_coset_nr, inv_rn, inv_nn, fwd_nr_batch3 };
+enum variant { fwd_nr, fwd_coset_nn, fwd_coset_nr, inv_rn, inv_nn, fwd_nr_batch3, fwd_coset_nr_full, inv_coset_rn };
 
 // sppark, BLS12-381 Fr, H200, ms, median of 7 (peer-bench-h200.md section 3.2).
 double sppark_ms(variant v, int lg) {
@@ -85,6 +86,8 @@ call call_of(variant v) {
         case inv_rn: return {true, ordering::rn, coset::none};
         case inv_nn: return {true, ordering::nn, coset::none};
         case fwd_nr_batch3: return {false, ordering::nr, coset::none};
+        case fwd_coset_nr_full: return {false, ordering::nr, coset::shifted};
+        case inv_coset_rn: return {true, ordering::rn, coset::shifted};
     }
     return {};
 }
@@ -107,7 +110,7 @@ void measure(benchmark::State& state, int lg, variant v, ntt::detail::device_tun
     const call k = call_of(v);
     gpu::stream s;
     ntt::domain<F> d{size_t(lg)};
-    ntt::device_domain<F> dd(d, s);
+    ntt::device_domain<F> dd(d, s, v == fwd_coset_nr_full ? ntt::coset_tables::full : ntt::coset_tables::compact);
     const size_t count = batch * d.size();
     gpu::device_buffer<F> data(count, s), orig(count, s);
     gpu::device_buffer<unsigned long long> bad(1, s);
@@ -171,16 +174,17 @@ void BM_device_ntt(benchmark::State& state) {
     measure<F>(state, int(state.range(0)), variant(state.range(1)), {});
 }
 
-/// Forward NR with other tile sizes and butterflies per thread (to pick the defaults).
+/// Forward NR with other tile sizes and butterflies per thread (to pick the defaults;
+/// lg_tile 0 is the default plan).
 template <class F>
 void BM_tuning(benchmark::State& state) {
-    ntt::detail::device_tuning t{uint32_t(state.range(1)), uint32_t(state.range(2))};
+    ntt::detail::device_tuning t{uint32_t(state.range(1)), uint32_t(state.range(2)), state.range(3) != 0};
     measure<F>(state, int(state.range(0)), fwd_nr, t);
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
     for (int lg = 16; lg <= 28; ++lg) b->Args({lg, fwd_nr});
-    for (int v : {fwd_coset_nn, fwd_coset_nr, inv_rn, inv_nn})
+    for (int v : {fwd_coset_nn, fwd_coset_nr, inv_rn, inv_nn, fwd_coset_nr_full, inv_coset_rn})
         for (int lg = 16; lg <= 28; lg += 2) b->Args({lg, v});
     for (int lg : {20, 24}) b->Args({lg, fwd_nr_batch3});
 }
@@ -188,10 +192,9 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_device_ntt<bls12_381::fr>)->Apply(sizes)->ArgNames({"lg", "variant"})->UseManualTime()
     ->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tuning<bls12_381::fr>)
-    ->ArgsProduct({{20, 24, 26}, {9}, {1, 2}})
-    ->ArgsProduct({{20, 24, 26}, {10}, {2, 4}})
-    ->ArgsProduct({{20, 24, 26}, {11}, {4, 8}})
-    ->ArgNames({"lg", "lg_tile", "bfly_per_thread"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+    ->ArgsProduct({{20, 24, 26, 28}, {9, 10}, {2}, {0, 1}})
+    ->ArgsProduct({{24, 26}, {9}, {1}, {0, 1}})
+    ->ArgNames({"lg", "lg_tile", "bfly_per_thread", "radix4"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_device_ntt<bn254::fr>)->Args({20, fwd_nr})->Args({24, fwd_nr})->Args({24, fwd_coset_nr})
     ->Args({24, inv_rn})->ArgNames({"lg", "variant"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 

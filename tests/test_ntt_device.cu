@@ -84,6 +84,31 @@ TYPED_TEST(NttDevice, MatchesHostEveryOrderCosetDirection) {
     }
 }
 
+TYPED_TEST(NttDevice, OtherLaunchShapesMatchHost) {
+    REQUIRE_GPU();
+    using F = TypeParam;
+    gpu::stream s;
+    const ntt::detail::device_tuning shapes[] = {{10, 2, false}, {9, 1, true}, {10, 4, true}, {6, 2, true}};
+    for (size_t lg : {8, 13, 18}) {
+        ntt::domain<F> d(lg);
+        ntt::device_domain<F> dd(d, s);
+        auto a = random_vector<F>(2 * d.size(), 500 + lg);
+        for (const auto& t : shapes)
+            for (auto [inv, o, c] : {std::tuple{false, ordering::nr, coset::shifted}, std::tuple{true, ordering::rn, coset::shifted},
+                                     std::tuple{false, ordering::rr, coset::none}, std::tuple{true, ordering::nn, coset::none}}) {
+                gpu::device_buffer<F> buf(a.size(), s);
+                buf.upload(a.data(), s);
+                ntt::detail::run_device(dd, std::span<F>(buf.data(), a.size()), inv, o, c, s, "test", t);
+                std::vector<F> got(a.size());
+                buf.download(got.data(), s);
+                s.synchronize();
+                ASSERT_EQ(got, on_host(d, a, inv, o, c))
+                    << "lg=" << lg << " tile=" << t.max_lg_tile << " bpt=" << t.butterflies_per_thread
+                    << " radix4=" << t.radix4 << " inverse=" << inv << " order=" << int(o);
+            }
+    }
+}
+
 TYPED_TEST(NttDevice, FullCosetTablesAndOddCoset) {
     REQUIRE_GPU();
     using F = TypeParam;

@@ -44,14 +44,15 @@ void emulate(const ntt::domain<F>& d, std::vector<F>& data, bool inverse, ntt::o
         uint64_t j = s.bit_reversed ? ntt::bit_reverse(pos, lg_n) : pos;
         return s.kind == scaling::coset_powers ? g[j] : gi[j];
     };
-    const auto plan = ntt::detail::make_pass_plan(lg_n, max_lg_tile);
+    const auto plan = max_lg_tile == 0 ? ntt::detail::make_device_pass_plan(lg_n)
+                                       : ntt::detail::make_pass_plan(lg_n, max_lg_tile);
     const auto sch = ntt::detail::make_schedule(inverse, o, c);
     uint32_t covered = 0;
     for (uint32_t i = 0; i < plan.count; ++i) covered += plan.pass[i].lg_k;
     ASSERT_EQ(covered, lg_n);
     for (uint32_t i = 0; i < plan.count; ++i) {
         const pass_shape sh = plan.pass[sch.dit ? plan.count - 1 - i : i];
-        ASSERT_LE(sh.lg_tile(), max_lg_tile);
+        ASSERT_LE(sh.lg_tile(), max_lg_tile == 0 ? 10u : max_lg_tile);
         ASSERT_LE(sh.lg_c, sh.lg_l);
         const scaling pre = i == 0 ? sch.pre : scaling{};
         const scaling post = i + 1 == plan.count ? sch.post : scaling{};
@@ -59,40 +60,85 @@ void emulate(const ntt::domain<F>& d, std::vector<F>& data, bool inverse, ntt::o
         std::vector<F> wk(K / 2), tile(T);
         for (uint32_t x = 0; x < K / 2; ++x) wk[x] = twiddle(uint64_t(x) << (lg_n - sh.lg_k), sch.inverse_root);
         for (uint64_t t = 0; t < sh.tiles(); ++t) {
+            // tile[] stands for shared memory: element i lives in slot swizzle(i)
+            auto at = [&](uint32_t i) -> F& { return tile[sh.swizzle(i)]; };
             for (uint32_t s = 0; s < T; ++s) {
                 uint64_t pos = sh.position(t, s);
                 F v = data[pos];
                 if (pre.kind != scaling::none) v *= factor(pre, pos);
                 if (sch.dit && sh.lg_l != 0) v *= twiddle(sh.twiddle_exponent(pos), sch.inverse_root);
-                tile[s] = v;
+                at(s) = v;
             }
-            for (uint32_t st = 0; st < sh.lg_k; ++st) {
-                const uint32_t lm = sch.dit ? st : sh.lg_k - 1 - st;
+            auto radix2_stage = [&](uint32_t lm) {
                 for (uint32_t q = 0; q < T / 2; ++q) {
                     uint32_t i0, i1, x;
                     sh.butterfly(lm, q, i0, i1, x);
                     ASSERT_LT(x, std::max(K / 2, 1u));
-                    F u = tile[i0], v = tile[i1];
+                    F u = at(i0), v = at(i1);
                     if (sch.dit) {
                         if (lm != 0) v *= wk[x];
-                        tile[i0] = u + v, tile[i1] = u - v;
+                        at(i0) = u + v, at(i1) = u - v;
                     } else {
                         F dd = u - v;
                         if (lm != 0) dd *= wk[x];
-                        tile[i0] = u + v, tile[i1] = dd;
+                        at(i0) = u + v, at(i1) = dd;
                     }
                 }
+            };
+            auto radix4_step = [&] {
+                const F w4 = wk[K / 4];
+                for (uint32_t g = 0; g < T / 4; ++g) {
+                    F& x0 = at(sh.radix4_index(g, 0));
+                    F& x1 = at(sh.radix4_index(g, 1));
+                    F& x2 = at(sh.radix4_index(g, 2));
+                    F& x3 = at(sh.radix4_index(g, 3));
+                    if (sch.dit) {  // spans 1 then 2
+                        F y0 = x0 + x1, y1 = x0 - x1, y2 = x2 + x3, y3 = (x2 - x3) * w4;
+                        x0 = y0 + y2, x2 = y0 - y2, x1 = y1 + y3, x3 = y1 - y3;
+                    } else {  // spans 2 then 1
+                        F y0 = x0 + x2, y2 = x0 - x2, y1 = x1 + x3, y3 = (x1 - x3) * w4;
+                        x0 = y0 + y1, x1 = y0 - y1, x2 = y2 + y3, x3 = y2 - y3;
+                    }
+                }
+            };
+            if (sh.lg_k == 1) {
+                radix2_stage(0);
+            } else if (sch.dit) {
+                radix4_step();
+                for (uint32_t lm = 2; lm < sh.lg_k; ++lm) radix2_stage(lm);
+            } else {
+                for (uint32_t lm = sh.lg_k; lm-- > 2;) radix2_stage(lm);
+                radix4_step();
             }
             for (uint32_t s = 0; s < T; ++s) {
                 uint64_t pos = sh.position(t, s);
-                F v = tile[s];
+                F v = at(s);
                 if (!sch.dit && sh.lg_l != 0) v *= twiddle(sh.twiddle_exponent(pos), sch.inverse_root);
                 if (post.kind != scaling::none) v *= factor(post, pos);
                 data[pos] = v;
             }
         }
     }
-    if (sch.bit_reverse_after) ntt::bit_reverse_permute(std::span(data), lg_n);
+    if (!sch.bit_reverse_after) return;
+    if (lg_n < 8) {
+        ntt::bit_reverse_permute(std::span(data), lg_n);
+        return;
+    }
+    // ntt_device.cuh's bit_reverse_tiled_kernel: both tiles of a pair read, then written.
+    const ntt::detail::bit_reverse_tiles br{lg_n};
+    using R = ntt::detail::bit_reverse_tiles;
+    for (uint64_t m = 0; m < br.tiles(); ++m) {
+        const uint64_t m2 = br.partner(m);
+        if (m2 < m) continue;
+        F A[16][16], B[16][16];
+        for (uint32_t a = 0; a < 16; ++a)
+            for (uint32_t b = 0; b < 16; ++b) A[a][b] = data[br.index(m, a, b)], B[a][b] = data[br.index(m2, a, b)];
+        for (uint32_t a = 0; a < 16; ++a)
+            for (uint32_t b = 0; b < 16; ++b) {
+                data[br.index(m2, a, b)] = A[R::rev4(b)][R::rev4(a)];
+                data[br.index(m, a, b)] = B[R::rev4(b)][R::rev4(a)];
+            }
+    }
 }
 
 TEST(NttPlanShape, DeviceSplits) {
@@ -105,6 +151,16 @@ TEST(NttPlanShape, DeviceSplits) {
     EXPECT_EQ(ntt::detail::make_pass_plan(10, 10).count, 1u);
     EXPECT_EQ(ntt::detail::make_pass_plan(32, 10).count, 4u);
     EXPECT_EQ(ntt::detail::make_pass_plan(0, 10).count, 0u);
+    // the shared-memory swizzle is a bijection on every tile shape the device uses
+    for (uint32_t lg_n = 1; lg_n <= 28; ++lg_n) {
+        auto plan = ntt::detail::make_device_pass_plan(lg_n);
+        for (uint32_t i = 0; i < plan.count; ++i) {
+            const auto& sh = plan.pass[i];
+            std::vector<int> hit(sh.tile_size());
+            for (uint32_t x = 0; x < sh.tile_size(); ++x) ++hit.at(sh.swizzle(x));
+            for (int v : hit) ASSERT_EQ(v, 1);
+        }
+    }
     // every position of every tile is covered exactly once
     for (uint32_t lg_n : {5u, 11u, 13u}) {
         auto plan = ntt::detail::make_pass_plan(lg_n, 4);
@@ -121,12 +177,12 @@ TEST(NttPlanShape, DeviceSplits) {
 TYPED_TEST(NttPlan, EmulationMatchesHostEveryOrderAndCoset) {
     using F = TypeParam;
     std::mt19937_64 rng(9);
-    for (uint32_t lg_n : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 9u, 12u}) {
+    for (uint32_t lg_n : {0u, 1u, 2u, 3u, 4u, 5u, 7u, 8u, 9u, 12u}) {
         ntt::domain<F> d(lg_n);
         std::vector<F> a(d.size());
         for (auto& x : a) x = F::random(rng);
-        for (uint32_t tile : {1u, 3u, 4u, 10u}) {
-            if (lg_n > 7 && tile < 4) continue;  // keep it fast
+        for (uint32_t tile : {0u, 1u, 3u, 4u, 10u}) {  // 0: the device's own plan
+            if (lg_n > 7 && tile != 0 && tile < 4) continue;  // keep it fast
             for (auto o : {ntt::ordering::nn, ntt::ordering::nr, ntt::ordering::rn, ntt::ordering::rr})
                 for (auto c : {ntt::coset::none, ntt::coset::shifted})
                     for (bool inv : {false, true}) {

@@ -36,10 +36,13 @@ inline constexpr uint32_t device_threads = 256;
 /// Launch shape of the pass kernels. The defaults are what bench_ntt_device measured best
 /// (docs/PERFORMANCE.md, "## NTT"); the benchmark tries others through detail::run_device.
 struct device_tuning {
-    /// log2 of the largest tile (elements in shared memory per block): 1024 elements of 32 bytes.
-    uint32_t max_lg_tile = 10;
+    /// log2 of the largest tile (elements in shared memory per block); 0 picks
+    /// make_device_pass_plan (2^9 or 2^10 elements of 32 bytes).
+    uint32_t max_lg_tile = 0;
     /// Butterflies per thread per stage (threads per block = tile / 2 / this, at most 256).
     uint32_t butterflies_per_thread = 2;
+    /// Radix-4 step for the two smallest-span stages of each pass.
+    bool radix4 = true;
 };
 
 template <class F>
@@ -122,8 +125,10 @@ struct pass_args {
 
 /// One pass (see pass_plan.hpp): a tile per block, blockIdx.y the polynomial of the batch.
 /// Dit: twiddles on load, then DIT stages; else DIF stages, then twiddles on store.
-template <class F, bool Dit>
-__global__ void __launch_bounds__(device_threads, 2) ntt_pass_kernel(pass_args<F> a) {
+/// Radix4: the two smallest-span stages as one radix-4 step (fewer multiplications, but 80
+/// registers instead of 64, hence 3 rather than 4 blocks of 256 threads per SM).
+template <class F, bool Dit, bool Radix4>
+__global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kernel(pass_args<F> a) {
     extern __shared__ uint64_t smem[];
     const pass_shape sh = a.shape;
     const uint32_t lg_n = sh.lg_n, T = sh.tile_size(), half_k = (uint32_t(1) << sh.lg_k) >> 1;
@@ -143,16 +148,18 @@ __global__ void __launch_bounds__(device_threads, 2) ntt_pass_kernel(pass_args<F
             const uint64_t e = sh.twiddle_exponent(pos);
             if (e != 0) v = v * twiddle(a.tw, e, lg_n, a.inverse_root);
         }
-        store_shared(tile, T, s, v);
+        store_shared(tile, T, sh.swizzle(s), v);
     }
     __syncthreads();
 
-    const uint32_t butterflies = T >> 1;
-    for (uint32_t st = 0; st < sh.lg_k; ++st) {
-        const uint32_t lm = Dit ? st : sh.lg_k - 1 - st;  // DIT: spans 1, 2, ...; DIF: K/2, ..., 1
-        for (uint32_t q = threadIdx.x; q < butterflies; q += blockDim.x) {
+    // Row stages. DIF: spans K/2 .. 4 radix-2, then spans 2 and 1 as one radix-4 step;
+    // DIT: the mirror image. Radix-4 skips the unit twiddles of the two smallest spans.
+    auto radix2_stage = [&](uint32_t lm) {
+        for (uint32_t q = threadIdx.x; q < (T >> 1); q += blockDim.x) {
             uint32_t i0, i1, x;
             sh.butterfly(lm, q, i0, i1, x);
+            i0 = sh.swizzle(i0);
+            i1 = sh.swizzle(i1);
             F u = load_shared<F>(tile, T, i0), v = load_shared<F>(tile, T, i1);
             if (Dit) {
                 if (lm != 0) v = v * load_shared<F>(wk, half_k, x);
@@ -166,11 +173,48 @@ __global__ void __launch_bounds__(device_threads, 2) ntt_pass_kernel(pass_args<F
             }
         }
         __syncthreads();
+    };
+    auto radix4_step = [&] {
+        // The one multiplication first, so that few elements are live across it (registers).
+        for (uint32_t g = threadIdx.x; g < (T >> 2); g += blockDim.x) {
+            const uint32_t i0 = sh.swizzle(sh.radix4_index(g, 0)), i1 = sh.swizzle(sh.radix4_index(g, 1));
+            const uint32_t i2 = sh.swizzle(sh.radix4_index(g, 2)), i3 = sh.swizzle(sh.radix4_index(g, 3));
+            const F w4 = load_shared<F>(wk, half_k, half_k >> 1);  // w_K^(K/4) = w_4
+            if (Dit) {  // spans 1 then 2: y = (x0 + x1, x0 - x1, x2 + x3, (x2 - x3) w4)
+                F x2 = load_shared<F>(tile, T, i2), x3 = load_shared<F>(tile, T, i3);
+                const F y2 = x2 + x3, y3 = (x2 - x3) * w4;
+                F x0 = load_shared<F>(tile, T, i0), x1 = load_shared<F>(tile, T, i1);
+                const F y0 = x0 + x1, y1 = x0 - x1;
+                store_shared(tile, T, i0, y0 + y2);
+                store_shared(tile, T, i2, y0 - y2);
+                store_shared(tile, T, i1, y1 + y3);
+                store_shared(tile, T, i3, y1 - y3);
+            } else {  // spans 2 then 1: y = (x0 + x2, x1 + x3, x0 - x2, (x1 - x3) w4)
+                F x1 = load_shared<F>(tile, T, i1), x3 = load_shared<F>(tile, T, i3);
+                const F y1 = x1 + x3, y3 = (x1 - x3) * w4;
+                F x0 = load_shared<F>(tile, T, i0), x2 = load_shared<F>(tile, T, i2);
+                const F y0 = x0 + x2, y2 = x0 - x2;
+                store_shared(tile, T, i0, y0 + y1);
+                store_shared(tile, T, i1, y0 - y1);
+                store_shared(tile, T, i2, y2 + y3);
+                store_shared(tile, T, i3, y2 - y3);
+            }
+        }
+        __syncthreads();
+    };
+    if (!Radix4 || sh.lg_k == 1) {
+        for (uint32_t st = 0; st < sh.lg_k; ++st) radix2_stage(Dit ? st : sh.lg_k - 1 - st);
+    } else if (Dit) {
+        radix4_step();
+        for (uint32_t lm = 2; lm < sh.lg_k; ++lm) radix2_stage(lm);
+    } else {
+        for (uint32_t lm = sh.lg_k; lm-- > 2;) radix2_stage(lm);
+        radix4_step();
     }
 
     for (uint32_t s = threadIdx.x; s < T; s += blockDim.x) {
         const uint64_t pos = sh.position(tile_id, s);
-        F v = load_shared<F>(tile, T, s);
+        F v = load_shared<F>(tile, T, sh.swizzle(s));
         if (!Dit && sh.lg_l != 0) {
             const uint64_t e = sh.twiddle_exponent(pos);
             if (e != 0) v = v * twiddle(a.tw, e, lg_n, a.inverse_root);
@@ -191,6 +235,26 @@ __global__ void bit_reverse_kernel(F* data, uint32_t lg_n) {
     F a = load_global(poly + i), b = load_global(poly + j);
     store_global(poly + i, b);
     store_global(poly + j, a);
+}
+
+/// Tiled in-place bit reversal (log n >= 8, see bit_reverse_tiles): one block of 256 threads
+/// per tile pair (m, bitrev(m)) with m <= bitrev(m); both tiles go through shared memory as
+/// limb planes with rows padded to 17 elements, so the transposed reads hit distinct banks.
+template <class F>
+__global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(F* data, uint32_t lg_n) {
+    constexpr uint32_t stride = 16 * 17;  // one limb plane of a padded 16 x 16 tile
+    __shared__ uint64_t tiles[2][F::limbs * stride];
+    const bit_reverse_tiles br{lg_n};
+    const uint64_t m = blockIdx.x, m2 = br.partner(m);
+    if (m2 < m) return;  // the partner's block moves this pair
+    F* poly = data + (uint64_t(blockIdx.y) << lg_n);
+    const uint32_t a = threadIdx.x >> 4, b = threadIdx.x & 15;
+    store_shared(tiles[0], stride, a * 17 + b, load_global(poly + br.index(m, a, b)));
+    if (m2 != m) store_shared(tiles[1], stride, a * 17 + b, load_global(poly + br.index(m2, a, b)));
+    __syncthreads();
+    const uint32_t src = bit_reverse_tiles::rev4(b) * 17 + bit_reverse_tiles::rev4(a);
+    store_global(poly + br.index(m2, a, b), load_shared<F>(tiles[0], stride, src));
+    if (m2 != m) store_global(poly + br.index(m, a, b), load_shared<F>(tiles[1], stride, src));
 }
 
 template <class F>
@@ -220,7 +284,7 @@ void run_device(const device_domain<F>& d, std::span<F> data, bool inverse, orde
     if (n == 1) return;  // identity (w^0 = g^0 = 1/1 = 1)
 
     const uint32_t lg_n = uint32_t(d.log_size());
-    const pass_plan plan = make_pass_plan(lg_n, tuning.max_lg_tile);
+    const pass_plan plan = tuning.max_lg_tile == 0 ? make_device_pass_plan(lg_n) : make_pass_plan(lg_n, tuning.max_lg_tile);
     const transform_schedule sch = make_schedule(inverse, o, c);
     for (uint32_t i = 0; i < plan.count; ++i) {
         const uint32_t p = sch.dit ? plan.count - 1 - i : i;  // DIT runs the passes in reverse
@@ -236,7 +300,8 @@ void run_device(const device_domain<F>& d, std::span<F> data, bool inverse, orde
         threads = threads < 1 ? 1 : threads > device_threads ? device_threads : threads;
         const size_t smem = F::limbs * sizeof(uint64_t) * (T + ((uint32_t(1) << a.shape.lg_k) >> 1));
         const dim3 grid(unsigned(a.shape.tiles()), unsigned(batch));
-        auto kernel = sch.dit ? ntt_pass_kernel<F, true> : ntt_pass_kernel<F, false>;
+        auto kernel = sch.dit ? (tuning.radix4 ? ntt_pass_kernel<F, true, true> : ntt_pass_kernel<F, true, false>)
+                              : (tuning.radix4 ? ntt_pass_kernel<F, false, true> : ntt_pass_kernel<F, false, false>);
         if (smem > 48 * 1024)  // opt in to large tiles (a per-kernel attribute, not device-global)
             CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         kernel<<<grid, threads, smem, stream>>>(a);
@@ -244,8 +309,13 @@ void run_device(const device_domain<F>& d, std::span<F> data, bool inverse, orde
     }
     if (sch.bit_reverse_after) {
         constexpr uint32_t threads = 256;
-        const dim3 grid(unsigned((n + threads - 1) / threads), unsigned(batch));
-        bit_reverse_kernel<F><<<grid, threads, 0, stream>>>(data.data(), lg_n);
+        if (lg_n >= 8) {
+            const dim3 grid(unsigned(bit_reverse_tiles{lg_n}.tiles()), unsigned(batch));
+            bit_reverse_tiled_kernel<F><<<grid, threads, 0, stream>>>(data.data(), lg_n);
+        } else {
+            const dim3 grid(unsigned((n + threads - 1) / threads), unsigned(batch));
+            bit_reverse_kernel<F><<<grid, threads, 0, stream>>>(data.data(), lg_n);
+        }
         CUZK_CUDA_CHECK_LAUNCH("ntt: bit_reverse_kernel");
     }
 }

@@ -57,6 +57,25 @@ struct pass_shape {
         i1 = i0 + (uint32_t(1) << (lm + lg_c));
         x = rlo << (lg_k - 1 - lm);  // w_{2m}^rlo = w_K^(rlo · K / 2m)
     }
+
+    /// Radix-4 group g (< tile_size / 4) of the two smallest-span stages (row spans 2 and 1):
+    /// tile index of its element j (0..3) is row 4·(g >> lg_c) + j, column g mod C. Its
+    /// twiddles are 1 except w_4 = w_K^(K/4) on the (1, 3) pair, so a radix-4 step costs one
+    /// multiplication per four elements and no divergence.
+    CUZK_HD constexpr uint32_t radix4_index(uint32_t g, uint32_t j) const {
+        const uint32_t c = g & ((uint32_t(1) << lg_c) - 1), rhi = g >> lg_c;
+        return (((rhi << 2) | j) << lg_c) | c;
+    }
+
+    /// Shared-memory slot of tile index i: XORs the two row bits a radix-4 group fixes
+    /// (lg_c, lg_c + 1) with two bits that 16 adjacent groups vary and that lie above the low
+    /// four (bits 4, 5, or lg_c + 2, lg_c + 3 for wide tiles), so that 16 threads reading
+    /// "element j" of their groups hit 16 different 8-byte banks. A bijection on [0, tile_size)
+    /// (the source bits are never changed).
+    CUZK_HD constexpr uint32_t swizzle(uint32_t i) const {
+        const uint32_t src = lg_c + 2 > 4 ? lg_c + 2 : 4;
+        return i ^ (((i >> src) & 3u) << lg_c);
+    }
 };
 
 /// Passes in DIF order (the first pass covers the top bits).
@@ -81,6 +100,32 @@ constexpr pass_plan make_pass_plan(uint32_t lg_n, uint32_t max_lg_tile) {
     }
     return p;
 }
+
+/// The device's plan: tiles of up to 2^10 elements, or 2^9 where that needs no extra pass
+/// (smaller tiles let more blocks share an SM: 3% faster at 2^24 and 2^26 on the H200,
+/// docs/PERFORMANCE.md "## NTT").
+constexpr pass_plan make_device_pass_plan(uint32_t lg_n) {
+    const pass_plan p9 = make_pass_plan(lg_n, 9), p10 = make_pass_plan(lg_n, 10);
+    return p9.count <= p10.count ? p9 : p10;
+}
+
+/// The tiled in-place bit reversal for log n >= 8: index bits [a: 4 | m: log n - 8 | b: 4];
+/// the 256 elements with middle bits m map onto the 256 with middle bits bitrev(m), with a
+/// and b swapped and reversed, so a block moving both tiles reads and writes runs of 16
+/// contiguous elements.
+struct bit_reverse_tiles {
+    uint32_t lg_n;
+    /// Tiles per polynomial (2^(log n - 8)).
+    CUZK_HD constexpr uint64_t tiles() const { return uint64_t(1) << (lg_n - 8); }
+    /// The tile that tile m's elements move to.
+    CUZK_HD constexpr uint64_t partner(uint64_t m) const { return bit_reverse(m, lg_n - 8); }
+    /// Index of element (a, b) of tile m.
+    CUZK_HD constexpr uint64_t index(uint64_t m, uint32_t a, uint32_t b) const {
+        return (uint64_t(a) << (lg_n - 4)) | (m << 4) | b;
+    }
+    /// Element (a, b) of the partner tile comes from element (bitrev(b), bitrev(a)) of this one.
+    CUZK_HD static constexpr uint32_t rev4(uint32_t x) { return uint32_t(bit_reverse(x, 4)); }
+};
 
 /// A diagonal scaling applied while a pass loads (pre) or stores (post) an element:
 /// none, the constant 1/n, or powers c·g^j where j is the element's coefficient index
