@@ -31,16 +31,16 @@ void seeds(const fs::path& out) {
     std::mt19937_64 rng(3);
     using g1 = typename Curve::g1_point;
     using g2 = typename Curve::g2_point;
-    groth16_proof<Curve> p{iotest::random_on_curve<g1>(Curve::g1_b(), rng), iotest::random_on_curve<g2>(Curve::g2_b(), rng),
-                           iotest::random_on_curve<g1>(Curve::g1_b(), rng)};
+    groth16_proof<Curve> p{iotest::random_in_subgroup<g1>(rng), iotest::random_in_subgroup<g2>(rng),
+                           iotest::random_in_subgroup<g1>(rng)};
     write(out / "json" / (c + "_proof.json"), proof_to_json(p));
     write(out / "json" / (c + "_public.json"), public_to_json<Curve>(toy.witness));
     verification_key<Curve> vk;
-    vk.alpha1 = z.header_g1[0];
-    vk.beta2 = z.header_g2[0];
-    vk.gamma2 = z.header_g2[1];
-    vk.delta2 = z.header_g2[2];
-    vk.ic = z.ic;
+    vk.alpha1 = iotest::random_in_subgroup<g1>(rng);
+    vk.beta2 = iotest::random_in_subgroup<g2>(rng);
+    vk.gamma2 = affine<typename Curve::g2>::generator();
+    vk.delta2 = iotest::random_in_subgroup<g2>(rng);
+    for (int i = 0; i < 3; ++i) vk.ic.push_back(iotest::random_in_subgroup<g1>(rng));
     write(out / "json" / (c + "_vk.json"), vk_to_json(vk));
 }
 

@@ -112,9 +112,8 @@ TYPED_TEST(io_snarkjs_json, proof_is_written_in_snarkjs_layout_and_read_back) {
     using g1 = typename TypeParam::g1_point;
     using g2 = typename TypeParam::g2_point;
     std::mt19937_64 rng(11);
-    groth16_proof<TypeParam> p{iotest::random_on_curve<g1>(TypeParam::g1_b(), rng),
-                               iotest::random_on_curve<g2>(TypeParam::g2_b(), rng),
-                               iotest::random_on_curve<g1>(TypeParam::g1_b(), rng)};
+    groth16_proof<TypeParam> p{iotest::random_in_subgroup<g1>(rng), iotest::random_in_subgroup<g2>(rng),
+                               iotest::random_in_subgroup<g1>(rng)};
     const std::string text = proof_to_json(p);
     auto d = [](const auto& f) { return field_to_decimal(f); };
     const std::string want = "{\n \"pi_a\": [\n  \"" + d(p.a.x) + "\",\n  \"" + d(p.a.y) + "\",\n  \"1\"\n ],\n" +
@@ -151,9 +150,8 @@ TYPED_TEST(io_snarkjs_json, proof_reader_rejects_bad_input) {
     using g1 = typename TypeParam::g1_point;
     using g2 = typename TypeParam::g2_point;
     std::mt19937_64 rng(12);
-    groth16_proof<TypeParam> p{iotest::random_on_curve<g1>(TypeParam::g1_b(), rng),
-                               iotest::random_on_curve<g2>(TypeParam::g2_b(), rng),
-                               iotest::random_on_curve<g1>(TypeParam::g1_b(), rng)};
+    groth16_proof<TypeParam> p{iotest::random_in_subgroup<g1>(rng), iotest::random_in_subgroup<g2>(rng),
+                               iotest::random_in_subgroup<g1>(rng)};
     const auto good = json::parse(proof_to_json(p));
     auto expect_bad = [](const json::value& v, std::string_view part) {
         try {
@@ -169,6 +167,24 @@ TYPED_TEST(io_snarkjs_json, proof_reader_rejects_bad_input) {
     v = good;
     v.members[1].second.items[0].items[1].text = field_to_decimal(p.b.x.c1 + TypeParam::fq::one());
     expect_bad(v, "pi_b: point is not on the curve");
+    // On the curve but outside the order-r subgroup (G2 always has a cofactor): rejected,
+    // although snarkjs would accept it.
+    v = good;
+    {
+        g2 off;
+        do off = iotest::random_on_curve<g2>(TypeParam::g2_b(), rng);
+        while (is_in_subgroup(off));
+        v.members[1].second = json::parse(proof_to_json(groth16_proof<TypeParam>{p.a, off, p.c})).members[1].second;
+    }
+    expect_bad(v, "pi_b: point is not in the prime-order subgroup");
+    if constexpr (std::is_same_v<TypeParam, bls12381>) {  // BN254 G1 has cofactor 1
+        v = good;
+        g1 off;
+        do off = iotest::random_on_curve<g1>(TypeParam::g1_b(), rng);
+        while (is_in_subgroup(off));
+        v.members[0].second = json::parse(proof_to_json(groth16_proof<TypeParam>{off, p.b, p.c})).members[0].second;
+        expect_bad(v, "pi_a: point is not in the prime-order subgroup");
+    }
     v = good;
     v.members[2].second.items[0].text = to_decimal(TypeParam::fq::modulus);
     expect_bad(v, "pi_c[0]");
@@ -211,11 +227,11 @@ TYPED_TEST(io_snarkjs_json, verification_key_round_trips) {
     using fq = typename TypeParam::fq;
     std::mt19937_64 rng(13);
     verification_key<TypeParam> vk;
-    vk.alpha1 = iotest::random_on_curve<g1>(TypeParam::g1_b(), rng);
-    vk.beta2 = iotest::random_on_curve<g2>(TypeParam::g2_b(), rng);
-    vk.gamma2 = iotest::random_on_curve<g2>(TypeParam::g2_b(), rng);
-    vk.delta2 = iotest::random_on_curve<g2>(TypeParam::g2_b(), rng);
-    for (int i = 0; i < 3; ++i) vk.ic.push_back(iotest::random_on_curve<g1>(TypeParam::g1_b(), rng));
+    vk.alpha1 = iotest::random_in_subgroup<g1>(rng);
+    vk.beta2 = iotest::random_in_subgroup<g2>(rng);
+    vk.gamma2 = iotest::random_in_subgroup<g2>(rng);
+    vk.delta2 = iotest::random_in_subgroup<g2>(rng);
+    for (int i = 0; i < 3; ++i) vk.ic.push_back(iotest::random_in_subgroup<g1>(rng));
     const std::string no_ab = vk_to_json(vk);
     EXPECT_EQ(no_ab.find("vk_alphabeta_12"), std::string::npos);
     auto back = vk_from_json<TypeParam>(no_ab);

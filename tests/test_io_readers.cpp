@@ -386,6 +386,9 @@ TYPED_TEST(io_readers, zkey_rejects_every_truncation_and_corruption) {
     b[s5 + 2 * 2 * n8q + n8q] ^= 1;  // y of A point 2
     expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 5 (A points)", "A point 2", "not on the curve"});
     EXPECT_NO_THROW((void)Z::read(source_of(b, "t.zkey"), zkey_read_options{.check_points = false}));
+    // The toy's points are on the curve but (G2 at least) not in the subgroup: opt-in check.
+    expect_decode_error([&] { (void)Z::read(source_of(good, "t.zkey"), zkey_read_options{.check_subgroup = true}); },
+                        {"section 2", "not in the prime-order subgroup"});
     b = good;
     std::fill(b.begin() + s5, b.begin() + s5 + n8q, 0xff);
     expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 5", "A point 0", "not below the modulus q"});

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 
 namespace cuzk::io::iotest {
@@ -108,6 +109,13 @@ P random_on_curve(const F& b, Rng& rng) {
         auto y = (x.square() * x + b).sqrt();
         if (y) return P{x, *y};
     }
+}
+
+/// A random point of the prime-order subgroup: a random curve point times the cofactor.
+template <class P, class Rng>
+P random_in_subgroup(Rng& rng) {
+    using G = typename P::group;
+    return to_affine(clear_cofactor(random_on_curve<P>(G::b, rng)));
 }
 
 /// A small circuit with its witness, in r1cs terms: wires 0 = ONE, 1 = out, 2 = x (public in),

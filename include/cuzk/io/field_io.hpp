@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "cuzk/core/bigint.hpp"
+#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 
@@ -88,11 +89,12 @@ bool coordinates_canonical(const F& v) {
 /// Reads `count` affine points stored as snarkjs does in zkeys (x then y, each little-endian
 /// Montgomery; Fq2 as c0 then c1; infinity as all-zero bytes) straight into out, then checks
 /// every coordinate is below q and, if check_on_curve, that every point is on the curve
-/// y^2 = x^3 + b (no subgroup check: snarkjs does none either).
-template <class Point, class F>
-void read_point_array(section_reader& r, uint64_t count, std::vector<Point>& out, const F& b, bool check_on_curve,
-                      std::string_view what) {
-    static_assert(sizeof(Point) == 2 * sizeof(F), "points must be two packed coordinates");
+/// y^2 = x^3 + b, and if check_subgroup that every point is in the order-r subgroup (snarkjs
+/// checks neither; the subgroup test costs about a scalar multiplication per point).
+template <class Point>
+void read_point_array(section_reader& r, uint64_t count, std::vector<Point>& out, bool check_on_curve,
+                      std::string_view what, bool check_subgroup = false) {
+    static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
     constexpr size_t bytes = sizeof(Point);
     if (count > r.remaining() / bytes)
         throw r.fail(std::string(what) + ": " + std::to_string(count) + " points need more bytes than the section has");
@@ -105,22 +107,25 @@ void read_point_array(section_reader& r, uint64_t count, std::vector<Point>& out
     for (int64_t i = 0; i < n; ++i) {
         const Point& p = out[size_t(i)];
         bool ok = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
-        if (ok && check_on_curve) ok = on_curve(p, b);
+        if (ok && (check_on_curve || check_subgroup)) ok = p.is_on_curve();
+        if (ok && check_subgroup) ok = is_in_subgroup(p);
         if (!ok && i < first_bad) first_bad = i;
     }
     if (first_bad < n) {
         const Point& p = out[size_t(first_bad)];
         const bool canonical = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
         throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " +
-                     (canonical ? "point is not on the curve" : "coordinate is not below the modulus q"));
+                     (!canonical          ? "coordinate is not below the modulus q"
+                      : !p.is_on_curve() ? "point is not on the curve"
+                                         : "point is not in the prime-order subgroup"));
     }
 }
 
 /// Reads one point (see read_point_array).
-template <class Point, class F>
-Point read_point(section_reader& r, const F& b, bool check_on_curve, std::string_view what) {
+template <class Point>
+Point read_point(section_reader& r, bool check_on_curve, std::string_view what, bool check_subgroup = false) {
     std::vector<Point> one;
-    read_point_array(r, 1, one, b, check_on_curve, what);
+    read_point_array(r, 1, one, check_on_curve, what, check_subgroup);
     return one[0];
 }
 

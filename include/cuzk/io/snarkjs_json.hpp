@@ -6,7 +6,9 @@
 // When reading, a triple with z != 1 is taken as Jacobian (x/z^2, y/z^3), as ffjavascript's
 // fromObject does. Writers produce exactly snarkjs's bytes (JSON.stringify(_, null, 1)).
 // Readers are strict: decimal strings only (no sign, no leading zeros), values below the
-// modulus, points on the curve, "protocol" = "groth16" and a "curve" naming this curve when present.
+// modulus, points on the curve and in the prime-order subgroup (stricter than snarkjs, which
+// checks only the curve equation), "protocol" = "groth16" and a "curve" naming this curve
+// when present.
 #pragma once
 
 #include <array>
@@ -21,6 +23,7 @@
 
 #include "cuzk/core/bigint.hpp"
 #include "cuzk/core/error.hpp"
+#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 #include "cuzk/io/zkey.hpp"
@@ -182,7 +185,7 @@ F coordinate_of(const value& v, std::string_view where) {
 
 /// A projective triple [x, y, z]: z = 1 affine, z = 0 identity, otherwise Jacobian.
 template <class Point>
-Point point_of(const value& v, const typename Point::field& b, std::string_view where) {
+Point point_of(const value& v, std::string_view where) {
     using F = typename Point::field;
     const auto& t = array_of(v, 3, where);
     const std::string w(where);
@@ -201,7 +204,9 @@ Point point_of(const value& v, const typename Point::field& b, std::string_view 
         F zi2 = zi.square();
         p = Point{x * zi2, y * zi2 * zi};
     }
-    if (p.is_identity() || !on_curve(p, b)) fail(where, "point is not on the curve");
+    if (p.is_identity() || !p.is_on_curve()) fail(where, "point is not on the curve");
+    // Stricter than snarkjs (which checks only the curve equation): a few points, cheap.
+    if (!is_in_subgroup(p)) fail(where, "point is not in the prime-order subgroup");
     return p;
 }
 
@@ -240,9 +245,9 @@ groth16_proof<Curve> proof_from_json(std::string_view text, std::string_view nam
     using g1 = typename Curve::g1_point;
     using g2 = typename Curve::g2_point;
     groth16_proof<Curve> p;
-    p.a = detail::point_of<g1>(detail::member(root, "pi_a", n), Curve::g1_b(), n + ": pi_a");
-    p.b = detail::point_of<g2>(detail::member(root, "pi_b", n), Curve::g2_b(), n + ": pi_b");
-    p.c = detail::point_of<g1>(detail::member(root, "pi_c", n), Curve::g1_b(), n + ": pi_c");
+    p.a = detail::point_of<g1>(detail::member(root, "pi_a", n), n + ": pi_a");
+    p.b = detail::point_of<g2>(detail::member(root, "pi_b", n), n + ": pi_b");
+    p.c = detail::point_of<g1>(detail::member(root, "pi_c", n), n + ": pi_c");
     return p;
 }
 
@@ -309,14 +314,14 @@ verification_key<Curve> vk_from_json(std::string_view text, std::string_view nam
     const std::string n(name);
     detail::check_header(root, Curve::snarkjs_name, n);
     verification_key<Curve> vk;
-    vk.alpha1 = detail::point_of<g1>(detail::member(root, "vk_alpha_1", n), Curve::g1_b(), n + ": vk_alpha_1");
-    vk.beta2 = detail::point_of<g2>(detail::member(root, "vk_beta_2", n), Curve::g2_b(), n + ": vk_beta_2");
-    vk.gamma2 = detail::point_of<g2>(detail::member(root, "vk_gamma_2", n), Curve::g2_b(), n + ": vk_gamma_2");
-    vk.delta2 = detail::point_of<g2>(detail::member(root, "vk_delta_2", n), Curve::g2_b(), n + ": vk_delta_2");
+    vk.alpha1 = detail::point_of<g1>(detail::member(root, "vk_alpha_1", n), n + ": vk_alpha_1");
+    vk.beta2 = detail::point_of<g2>(detail::member(root, "vk_beta_2", n), n + ": vk_beta_2");
+    vk.gamma2 = detail::point_of<g2>(detail::member(root, "vk_gamma_2", n), n + ": vk_gamma_2");
+    vk.delta2 = detail::point_of<g2>(detail::member(root, "vk_delta_2", n), n + ": vk_delta_2");
     const json::value& ic = detail::member(root, "IC", n);
     if (!ic.is_array() || ic.items.empty()) detail::fail(n, "\"IC\" must be a non-empty array of G1 points");
     for (size_t i = 0; i < ic.items.size(); ++i)
-        vk.ic.push_back(detail::point_of<g1>(ic.items[i], Curve::g1_b(), n + ": IC[" + std::to_string(i) + "]"));
+        vk.ic.push_back(detail::point_of<g1>(ic.items[i], n + ": IC[" + std::to_string(i) + "]"));
     const json::value& np = detail::member(root, "nPublic", n);
     if (!np.is_number() || np.text != std::to_string(vk.ic.size() - 1))
         detail::fail(n, "\"nPublic\" must be the number " + std::to_string(vk.ic.size() - 1) + " (IC has " +

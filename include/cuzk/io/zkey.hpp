@@ -65,6 +65,9 @@ struct zkey_read_options {
     /// Check that every point is on its curve (cheap next to the read: a few multiplications
     /// per point, in parallel). Coordinates are always checked to be below q.
     bool check_points = true;
+    /// Also check that every point is in the prime-order subgroup (ec/subgroup.hpp; about a
+    /// scalar multiplication per point, far slower than the read; snarkjs never checks).
+    bool check_subgroup = false;
 };
 
 /// A parsed snarkjs Groth16 .zkey: everything a prover needs, resident in memory.
@@ -121,9 +124,8 @@ struct zkey {
                              " is not supported, only 1 (Groth16)");
         }
         f.require_known_sections({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
-        const fq b_g1 = Curve::g1_b();
-        const auto b_g2 = Curve::g2_b();
         const bool chk = opt.check_points;
+        const bool sub = opt.check_subgroup;
         zkey out;
 
         {
@@ -145,31 +147,31 @@ struct zkey {
             if (uint64_t(out.n_public) + 1 > d)
                 throw r.fail("domainSize = " + std::to_string(d) + " is smaller than nPublic + 1 = " +
                              std::to_string(uint64_t(out.n_public) + 1));
-            out.vk.alpha1 = read_point<g1>(r, b_g1, chk, "alpha1");
-            out.vk.beta1 = read_point<g1>(r, b_g1, chk, "beta1");
-            out.vk.beta2 = read_point<g2>(r, b_g2, chk, "beta2");
-            out.vk.gamma2 = read_point<g2>(r, b_g2, chk, "gamma2");
-            out.vk.delta1 = read_point<g1>(r, b_g1, chk, "delta1");
-            out.vk.delta2 = read_point<g2>(r, b_g2, chk, "delta2");
+            out.vk.alpha1 = read_point<g1>(r, chk, "alpha1", sub);
+            out.vk.beta1 = read_point<g1>(r, chk, "beta1", sub);
+            out.vk.beta2 = read_point<g2>(r, chk, "beta2", sub);
+            out.vk.gamma2 = read_point<g2>(r, chk, "gamma2", sub);
+            out.vk.delta1 = read_point<g1>(r, chk, "delta1", sub);
+            out.vk.delta2 = read_point<g2>(r, chk, "delta2", sub);
             r.expect_end();
         }
 
         // Every point section's size is fixed by the header: check it before allocating.
-        auto point_section = [&](uint32_t id, uint64_t count, auto& vec, const auto& b, std::string_view what) {
+        auto point_section = [&](uint32_t id, uint64_t count, auto& vec, std::string_view what) {
             using point = typename std::remove_reference_t<decltype(vec)>::value_type;
             auto r = f.reader(id);
             if (r.remaining() != count * sizeof(point))
                 throw r.fail("size " + std::to_string(r.remaining()) + " disagrees with the header: expected " +
                              std::to_string(count) + " points of " + std::to_string(sizeof(point)) + " bytes");
-            read_point_array(r, count, vec, b, chk, what);
+            read_point_array(r, count, vec, chk, what, sub);
             r.expect_end();
         };
-        point_section(3, uint64_t(out.n_public) + 1, out.vk.ic, b_g1, "IC point");
-        point_section(5, out.n_vars, out.a, b_g1, "A point");
-        point_section(6, out.n_vars, out.b1, b_g1, "B1 point");
-        point_section(7, out.n_vars, out.b2, b_g2, "B2 point");
-        point_section(8, uint64_t(out.n_vars) - out.n_public - 1, out.c, b_g1, "C point");
-        point_section(9, out.domain_size, out.h, b_g1, "H point");
+        point_section(3, uint64_t(out.n_public) + 1, out.vk.ic, "IC point");
+        point_section(5, out.n_vars, out.a, "A point");
+        point_section(6, out.n_vars, out.b1, "B1 point");
+        point_section(7, out.n_vars, out.b2, "B2 point");
+        point_section(8, uint64_t(out.n_vars) - out.n_public - 1, out.c, "C point");
+        point_section(9, out.domain_size, out.h, "H point");
 
         {
             auto r = f.reader(4);
