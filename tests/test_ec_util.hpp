@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cstdint>
+#include <fstream>
+#include <iterator>
 #include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -98,5 +101,68 @@ xyzz<G> rescaled_xyzz(const affine<G>& a, Rng& rng) {
     return xyzz<G>{a.x * z2, a.y * z2 * z, z2, z2 * z};
 }
 
+/// The vectors folder (CMake cache CUZK_VECTORS_DIR), or "" when the tests have none.
+inline std::string vectors_dir() {
+#ifdef CUZK_VECTORS_DIR
+    std::ifstream probe(std::string(CUZK_VECTORS_DIR) + "/README.md");
+    if (probe) return CUZK_VECTORS_DIR;
+#endif
+    return "";
+}
+
+/// A whole file as bytes (empty when it cannot be read).
+inline std::vector<uint8_t> read_bytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+inline std::string read_text(const std::string& path) {
+    auto b = read_bytes(path);
+    return std::string(b.begin(), b.end());
+}
+
+/// Hex (optional 0x prefix, possibly empty) to bytes.
+inline std::vector<uint8_t> from_hex(std::string h) {
+    if (h.rfind("0x", 0) == 0) h = h.substr(2);
+    std::vector<uint8_t> out;
+    for (size_t i = 0; i + 1 < h.size(); i += 2) out.push_back(uint8_t(std::stoul(h.substr(i, 2), nullptr, 16)));
+    return out;
+}
+template <class Bytes>
+std::string to_hex(const Bytes& b) {
+    static const char* d = "0123456789abcdef";
+    std::string s;
+    for (uint8_t c : b) {
+        s += d[c >> 4];
+        s += d[c & 15];
+    }
+    return s;
+}
+
+/// One record of a go-ethereum precompile JSON file: its string fields by key.
+struct json_record {
+    std::string input, expected, expected_error, name;
+};
+/// Parses the flat array-of-objects files of eth-precompiles/ (string values only; no nesting).
+inline std::vector<json_record> read_precompile_json(const std::string& path) {
+    std::string text = read_text(path);
+    std::vector<json_record> out;
+    static const std::regex kv("\"(\\w+)\"\\s*:\\s*\"([^\"]*)\"");
+    size_t pos = 0;
+    while ((pos = text.find('{', pos)) != std::string::npos) {
+        size_t end = text.find('}', pos);
+        std::string obj = text.substr(pos, end - pos);
+        json_record r;
+        for (std::sregex_iterator it(obj.begin(), obj.end(), kv), e; it != e; ++it) {
+            const std::string k = (*it)[1], v = (*it)[2];
+            if (k == "Input") r.input = v;
+            if (k == "Expected") r.expected = v;
+            if (k == "ExpectedError") r.expected_error = v;
+            if (k == "Name") r.name = v;
+        }
+        out.push_back(r);
+        pos = end;
+    }
+    return out;
+}
 
 }  // namespace ec_test
