@@ -12,14 +12,17 @@
 #include <tuple>
 #include <vector>
 
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "cuzk/io/zkey_groth16.hpp"
 #include "test_io_synth.hpp"
 
-#ifndef CUZK_INTEROP_DIR
-#error "CUZK_INTEROP_DIR must name the fixture directory"
+#if !defined(CUZK_INTEROP_DIR) || !defined(CUZK_NODE) || !defined(CUZK_SNARKJS_CLI)
+#error "CUZK_INTEROP_DIR, CUZK_NODE and CUZK_SNARKJS_CLI must be defined (tests/interop/CMakeLists.txt)"
 #endif
 
 using namespace cuzk;
@@ -303,5 +306,65 @@ TYPED_TEST(io_interop, real_files_truncated_or_corrupted_are_rejected) {
         // JSON files of this curve are rejected by the other curve's readers ("curve" field).
         EXPECT_THROW((void)proof_from_json<other>(read_text_file((dir / "proof.json").string())), decode_error);
         EXPECT_THROW((void)vk_from_json<other>(read_text_file((dir / "verification_key.json").string())), decode_error);
+    }
+}
+
+// ---- end to end: cuzk proves from snarkjs's zkey and witness; snarkjs verifies ----------------------
+
+namespace {
+
+/// `snarkjs groth16 verify vk public proof`: true on exit status 0 ("OK!").
+bool snarkjs_verifies(const fs::path& vk, const fs::path& pub, const fs::path& proof, const fs::path& log) {
+    const std::string cmd = std::string(CUZK_NODE) + " " + CUZK_SNARKJS_CLI + " groth16 verify '" + vk.string() + "' '" +
+                            pub.string() + "' '" + proof.string() + "' > '" + log.string() + "' 2>&1";
+    return std::system(cmd.c_str()) == 0;
+}
+
+}  // namespace
+
+TYPED_TEST(io_interop, cuzk_proofs_from_snarkjs_files_verify_in_snarkjs_and_cuzk) {
+    using fr = typename TypeParam::fr;
+    using GC = groth16_curve_t<TypeParam>;
+    for (const char* name : circuits) {
+        SCOPED_TRACE(name);
+        const auto dir = fixture_dir<TypeParam>(name);
+        auto z = zkey<TypeParam>::read((dir / (std::string(name) + ".zkey")).string());
+        const auto w = wtns<TypeParam>::read((dir / (std::string(name) + ".wtns")).string());
+        const auto vk_json = vk_from_json<TypeParam>(read_text_file((dir / "verification_key.json").string()));
+        const auto vk = to_verifying_key(vk_json);
+        const uint32_t n_public = z.n_public;
+        auto abc = evaluate_abc<TypeParam>(z.coeffs, z.domain_size, w.values);
+        auto pk = std::make_shared<const groth16::proving_key<GC>>(to_proving_key(std::move(z)));
+        groth16::prover<GC> prover(pk);
+        const auto pi = prover.prove_from_abc(w.values, std::move(abc));
+        const std::vector<fr> pub(w.values.begin() + 1, w.values.begin() + 1 + n_public);
+        EXPECT_TRUE(groth16::verify(vk, std::span<const fr>(pub), pi)) << "cuzk's verifier rejects cuzk's proof";
+
+        const auto out = dir / "cuzk";
+        fs::create_directories(out);
+        write_text_file((out / "proof.json").string(), proof_to_json(from_groth16<TypeParam>(pi)));
+        write_text_file((out / "public.json").string(), public_to_json<TypeParam>(pub));
+        EXPECT_TRUE(snarkjs_verifies(dir / "verification_key.json", out / "public.json", out / "proof.json", out / "verify.log"))
+            << "snarkjs rejects cuzk's proof; see " << (out / "verify.log");
+
+        // snarkjs's own proof: cuzk accepts it, and rejects it with a changed public signal.
+        const auto theirs = to_groth16(proof_from_json<TypeParam>(read_text_file((dir / "proof.json").string())));
+        auto their_pub = public_from_json<TypeParam>(read_text_file((dir / "public.json").string()));
+        EXPECT_TRUE(groth16::verify(vk, std::span<const fr>(their_pub), theirs));
+        their_pub[0] += fr::one();
+        EXPECT_FALSE(groth16::verify(vk, std::span<const fr>(their_pub), theirs));
+        auto swapped = theirs;
+        std::swap(swapped.a, swapped.c);
+        their_pub[0] -= fr::one();
+        EXPECT_FALSE(groth16::verify(vk, std::span<const fr>(their_pub), swapped));
+
+        // A tampered cuzk proof (A and C swapped: still valid points) fails in snarkjs too.
+        if (std::string_view(name) == "multi_public") {
+            auto bad = from_groth16<TypeParam>(pi);
+            std::swap(bad.a, bad.c);
+            write_text_file((out / "proof_tampered.json").string(), proof_to_json(bad));
+            EXPECT_FALSE(snarkjs_verifies(dir / "verification_key.json", out / "public.json", out / "proof_tampered.json",
+                                          out / "verify_tampered.log"));
+        }
     }
 }
