@@ -54,11 +54,13 @@ __device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c) 
 // clang-format on
 }  // namespace ptx
 
+/// A bigint<N> viewed as 2N 32-bit words, least significant first.
 template <size_t N>
 struct limbs32 {
     uint32_t w[2 * N];
 };
 
+/// The 32-bit words of x (register moves only).
 template <size_t N>
 __device__ __forceinline__ limbs32<N> split(const bigint<N>& x) {
     limbs32<N> r;
@@ -70,6 +72,7 @@ __device__ __forceinline__ limbs32<N> split(const bigint<N>& x) {
     return r;
 }
 
+/// The bigint<N> whose 32-bit words are w[0..2N).
 template <size_t N>
 __device__ __forceinline__ bigint<N> join(const uint32_t* w) {
     bigint<N> r;
@@ -395,6 +398,7 @@ __device__ __forceinline__ void redc_wide(uint32_t (&r)[n], const uint32_t (&t)[
 /// Multiplication strategies (mont_mul picks one per word count; benchmarks time each).
 enum class mul_algo { cios, karatsuba };
 
+/// mont_mul with an explicit strategy (benchmarks and tests run both).
 template <class Config, mul_algo Algo>
 __device__ __forceinline__ void mont_mul_with(bigint<Config::limbs>& out, const bigint<Config::limbs>& a,
                                               const bigint<Config::limbs>& b) {
@@ -412,6 +416,7 @@ __device__ __forceinline__ void mont_mul_with(bigint<Config::limbs>& out, const 
     out = join<Config::limbs>(r);
 }
 
+/// mont_sqr's body (sqr_wide + redc_wide).
 template <class Config>
 __device__ __forceinline__ void mont_sqr_with(bigint<Config::limbs>& out, const bigint<Config::limbs>& a) {
     constexpr size_t n = 2 * Config::limbs;
