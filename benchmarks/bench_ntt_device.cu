@@ -178,7 +178,8 @@ void BM_device_ntt(benchmark::State& state) {
 /// lg_tile 0 is the default plan).
 template <class F>
 void BM_tuning(benchmark::State& state) {
-    ntt::detail::device_tuning t{uint32_t(state.range(1)), uint32_t(state.range(2)), state.range(3) != 0};
+    ntt::detail::device_tuning t{uint32_t(state.range(1)), uint32_t(state.range(2)), state.range(3) != 0,
+                                 uint32_t(state.range(4))};
     measure<F>(state, int(state.range(0)), fwd_nr, t);
 }
 
@@ -192,9 +193,10 @@ void sizes(benchmark::internal::Benchmark* b) {
 BENCHMARK(BM_device_ntt<bls12_381::fr>)->Apply(sizes)->ArgNames({"lg", "variant"})->UseManualTime()
     ->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_tuning<bls12_381::fr>)
-    ->ArgsProduct({{20, 24, 26, 28}, {9, 10}, {2}, {0, 1}})
-    ->ArgsProduct({{24, 26}, {9}, {1}, {0, 1}})
-    ->ArgNames({"lg", "lg_tile", "bfly_per_thread", "radix4"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+    ->ArgsProduct({{20, 24, 26, 28}, {0}, {2}, {1}, {1, 2}})
+    ->ArgsProduct({{24, 26}, {0}, {4}, {1}, {1, 2}})
+    ->ArgsProduct({{24, 26}, {10}, {2}, {0}, {1, 2}})
+    ->ArgNames({"lg", "lg_tile", "bfly_per_thread", "radix4", "ilp"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_device_ntt<bn254::fr>)->Args({20, fwd_nr})->Args({24, fwd_nr})->Args({24, fwd_coset_nr})
     ->Args({24, inv_rn})->ArgNames({"lg", "variant"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 

@@ -88,7 +88,8 @@ TYPED_TEST(NttDevice, OtherLaunchShapesMatchHost) {
     REQUIRE_GPU();
     using F = TypeParam;
     gpu::stream s;
-    const ntt::detail::device_tuning shapes[] = {{10, 2, false}, {9, 1, true}, {10, 4, true}, {6, 2, true}};
+    const ntt::detail::device_tuning shapes[] = {{10, 2, false, 1}, {9, 1, true, 1}, {10, 4, true, 2},
+                                                 {6, 2, true, 2},   {0, 2, false, 2}};
     for (size_t lg : {8, 13, 18}) {
         ntt::domain<F> d(lg);
         ntt::device_domain<F> dd(d, s);
@@ -104,7 +105,7 @@ TYPED_TEST(NttDevice, OtherLaunchShapesMatchHost) {
                 s.synchronize();
                 ASSERT_EQ(got, on_host(d, a, inv, o, c))
                     << "lg=" << lg << " tile=" << t.max_lg_tile << " bpt=" << t.butterflies_per_thread
-                    << " radix4=" << t.radix4 << " inverse=" << inv << " order=" << int(o);
+                    << " radix4=" << t.radix4 << " ilp=" << t.ilp << " inverse=" << inv << " order=" << int(o);
             }
     }
 }

@@ -43,6 +43,8 @@ struct device_tuning {
     uint32_t butterflies_per_thread = 2;
     /// Radix-4 step for the two smallest-span stages of each pass.
     bool radix4 = true;
+    /// Work items each thread interleaves per loop (1, or 2 for more ILP and fewer blocks).
+    uint32_t ilp = 1;
 };
 
 template <class F>
@@ -123,12 +125,26 @@ struct pass_args {
     device_scaling<F> pre, post;
 };
 
+/// Runs body(i) for i = threadIdx.x + k·blockDim.x < count, U iterations unrolled together so
+/// that their independent loads and multiplications can overlap (instruction-level parallelism).
+template <uint32_t U, class Body>
+__device__ __forceinline__ void for_each_unrolled(uint32_t count, Body&& body) {
+    for (uint32_t i0 = threadIdx.x; i0 < count; i0 += U * blockDim.x) {
+#pragma unroll
+        for (uint32_t u = 0; u < U; ++u) {
+            const uint32_t i = i0 + u * blockDim.x;
+            if (i < count) body(i);
+        }
+    }
+}
+
 /// One pass (see pass_plan.hpp): a tile per block, blockIdx.y the polynomial of the batch.
 /// Dit: twiddles on load, then DIT stages; else DIF stages, then twiddles on store.
 /// Radix4: the two smallest-span stages as one radix-4 step (fewer multiplications, but 80
 /// registers instead of 64, hence 3 rather than 4 blocks of 256 threads per SM).
-template <class F, bool Dit, bool Radix4>
-__global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kernel(pass_args<F> a) {
+/// U: work items per thread interleaved in each loop (U = 2 trades occupancy for ILP).
+template <class F, bool Dit, bool Radix4, uint32_t U>
+__global__ void __launch_bounds__(device_threads, U >= 2 ? 2 : (Radix4 ? 3 : 4)) ntt_pass_kernel(pass_args<F> a) {
     extern __shared__ uint64_t smem[];
     const pass_shape sh = a.shape;
     const uint32_t lg_n = sh.lg_n, T = sh.tile_size(), half_k = (uint32_t(1) << sh.lg_k) >> 1;
@@ -140,7 +156,7 @@ __global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kerne
     for (uint32_t x = threadIdx.x; x < half_k; x += blockDim.x)
         store_shared(wk, half_k, x, twiddle(a.tw, uint64_t(x) << (lg_n - sh.lg_k), lg_n, a.inverse_root));
 
-    for (uint32_t s = threadIdx.x; s < T; s += blockDim.x) {
+    for_each_unrolled<U>(T, [&](uint32_t s) {
         const uint64_t pos = sh.position(tile_id, s);
         F v = load_global(poly + pos);
         if (a.pre.kind != scaling::none) v = v * scale_factor(a.pre, pos, lg_n);
@@ -149,13 +165,13 @@ __global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kerne
             if (e != 0) v = v * twiddle(a.tw, e, lg_n, a.inverse_root);
         }
         store_shared(tile, T, sh.swizzle(s), v);
-    }
+    });
     __syncthreads();
 
     // Row stages. DIF: spans K/2 .. 4 radix-2, then spans 2 and 1 as one radix-4 step;
     // DIT: the mirror image. Radix-4 skips the unit twiddles of the two smallest spans.
     auto radix2_stage = [&](uint32_t lm) {
-        for (uint32_t q = threadIdx.x; q < (T >> 1); q += blockDim.x) {
+        for_each_unrolled<U>(T >> 1, [&](uint32_t q) {
             uint32_t i0, i1, x;
             sh.butterfly(lm, q, i0, i1, x);
             i0 = sh.swizzle(i0);
@@ -171,12 +187,12 @@ __global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kerne
                 store_shared(tile, T, i0, u + v);
                 store_shared(tile, T, i1, d);
             }
-        }
+        });
         __syncthreads();
     };
     auto radix4_step = [&] {
         // The one multiplication first, so that few elements are live across it (registers).
-        for (uint32_t g = threadIdx.x; g < (T >> 2); g += blockDim.x) {
+        for_each_unrolled<U>(T >> 2, [&](uint32_t g) {
             const uint32_t i0 = sh.swizzle(sh.radix4_index(g, 0)), i1 = sh.swizzle(sh.radix4_index(g, 1));
             const uint32_t i2 = sh.swizzle(sh.radix4_index(g, 2)), i3 = sh.swizzle(sh.radix4_index(g, 3));
             const F w4 = load_shared<F>(wk, half_k, half_k >> 1);  // w_K^(K/4) = w_4
@@ -199,7 +215,7 @@ __global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kerne
                 store_shared(tile, T, i2, y2 + y3);
                 store_shared(tile, T, i3, y2 - y3);
             }
-        }
+        });
         __syncthreads();
     };
     if (!Radix4 || sh.lg_k == 1) {
@@ -212,7 +228,7 @@ __global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kerne
         radix4_step();
     }
 
-    for (uint32_t s = threadIdx.x; s < T; s += blockDim.x) {
+    for_each_unrolled<U>(T, [&](uint32_t s) {
         const uint64_t pos = sh.position(tile_id, s);
         F v = load_shared<F>(tile, T, sh.swizzle(s));
         if (!Dit && sh.lg_l != 0) {
@@ -221,7 +237,7 @@ __global__ void __launch_bounds__(device_threads, Radix4 ? 3 : 4) ntt_pass_kerne
         }
         if (a.post.kind != scaling::none) v = v * scale_factor(a.post, pos, lg_n);
         store_global(poly + pos, v);
-    }
+    });
 }
 
 /// Swaps element i with element bitrev(i) of each polynomial (blockIdx.y).
@@ -255,6 +271,19 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(F* data, uint32_
     const uint32_t src = bit_reverse_tiles::rev4(b) * 17 + bit_reverse_tiles::rev4(a);
     store_global(poly + br.index(m2, a, b), load_shared<F>(tiles[0], stride, src));
     if (m2 != m) store_global(poly + br.index(m, a, b), load_shared<F>(tiles[1], stride, src));
+}
+
+template <class F>
+using pass_kernel_t = void (*)(pass_args<F>);
+
+template <class F, bool Dit>
+pass_kernel_t<F> pick_kernel(bool radix4, uint32_t ilp) {
+    if (ilp >= 2) return radix4 ? ntt_pass_kernel<F, Dit, true, 2> : ntt_pass_kernel<F, Dit, false, 2>;
+    return radix4 ? ntt_pass_kernel<F, Dit, true, 1> : ntt_pass_kernel<F, Dit, false, 1>;
+}
+template <class F>
+pass_kernel_t<F> pick_kernel(bool dit, bool radix4, uint32_t ilp) {
+    return dit ? pick_kernel<F, true>(radix4, ilp) : pick_kernel<F, false>(radix4, ilp);
 }
 
 template <class F>
@@ -300,8 +329,7 @@ void run_device(const device_domain<F>& d, std::span<F> data, bool inverse, orde
         threads = threads < 1 ? 1 : threads > device_threads ? device_threads : threads;
         const size_t smem = F::limbs * sizeof(uint64_t) * (T + ((uint32_t(1) << a.shape.lg_k) >> 1));
         const dim3 grid(unsigned(a.shape.tiles()), unsigned(batch));
-        auto kernel = sch.dit ? (tuning.radix4 ? ntt_pass_kernel<F, true, true> : ntt_pass_kernel<F, true, false>)
-                              : (tuning.radix4 ? ntt_pass_kernel<F, false, true> : ntt_pass_kernel<F, false, false>);
+        auto kernel = pick_kernel<F>(sch.dit, tuning.radix4, tuning.ilp);
         if (smem > 48 * 1024)  // opt in to large tiles (a per-kernel attribute, not device-global)
             CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         kernel<<<grid, threads, smem, stream>>>(a);
