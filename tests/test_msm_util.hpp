@@ -7,6 +7,7 @@
 // multiplications after O(n) scalar-field arithmetic, exact at every size.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <span>
@@ -19,15 +20,16 @@
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/ec/xyzz.hpp"
-#include "test_msm_shim.hpp"
 
 namespace msm_test {
 
 using namespace cuzk;
 
 // The groups under test (the curve configs of cuzk/curves).
-using bls_g1 = shim_bls_g1;
-using bn_g1 = shim_bn_g1;
+using bls_g1 = bls12_381::g1;
+using bn_g1 = bn254::g1;
+using bls_g2 = bls12_381::g2;
+using bn_g2 = bn254::g2;
 
 template <class G>
 using scalar_int = typename G::scalar::integer;
@@ -76,14 +78,29 @@ struct progression {
     /// The exact MSM of points(n) with these canonical scalars (each < 2^256; reduced mod r).
     jacobian<G> expected(std::span<const scalar_int<G>> scalars) const {
         using Fr = typename G::scalar;
+        constexpr size_t parts = 64;  // fixed split: the sums are exact whatever the thread count
+        std::vector<Fr> ps(parts, Fr::zero()), pst(parts, Fr::zero()), psj(parts, Fr::zero());
+        const size_t n = scalars.size(), len = (n + parts - 1) / parts;
+#pragma omp parallel for schedule(dynamic, 1)
+        for (long long k = 0; k < (long long)parts; ++k) {
+            Fr a = Fr::zero(), b = Fr::zero(), c = Fr::zero();
+            for (size_t i = size_t(k) * len; i < std::min(n, size_t(k + 1) * len); ++i) {
+                auto x = scalars[i];
+                while (x >= Fr::modulus) x = x - Fr::modulus;
+                Fr si = Fr::from_canonical(x);
+                a += si;
+                b += si * Fr::from_u64(i / chunk);
+                c += si * Fr::from_u64(i % chunk);
+            }
+            ps[size_t(k)] = a;
+            pst[size_t(k)] = b;
+            psj[size_t(k)] = c;
+        }
         Fr sum_s = Fr::zero(), sum_st = Fr::zero(), sum_sj = Fr::zero();
-        for (size_t i = 0; i < scalars.size(); ++i) {
-            auto x = scalars[i];
-            while (x >= Fr::modulus) x = x - Fr::modulus;
-            Fr si = Fr::from_canonical(x);
-            sum_s += si;
-            sum_st += si * Fr::from_u64(i / chunk);
-            sum_sj += si * Fr::from_u64(i % chunk);
+        for (size_t k = 0; k < parts; ++k) {
+            sum_s += ps[k];
+            sum_st += pst[k];
+            sum_sj += psj[k];
         }
         return mul_vartime(s, sum_s) + mul_vartime(r, sum_st) + mul_vartime(q, sum_sj);
     }
@@ -115,3 +132,33 @@ std::vector<scalar_int<G>> random_scalars(size_t n, uint64_t seed) {
 }
 
 }  // namespace msm_test
+
+#if defined(__CUDACC__)
+namespace msm_test {
+
+/// Device side of progression<G>::points: thread t writes chunk t (one inversion per point;
+/// fine for setting up benchmarks, not part of any timing).
+template <class G>
+__global__ void progression_points_kernel(cuzk::affine<G>* out, size_t n, cuzk::jacobian<G> s, cuzk::jacobian<G> r,
+                                          cuzk::jacobian<G> q, size_t chunk) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const size_t lo = t * chunk;
+    if (lo >= n) return;
+    const size_t hi = lo + chunk < n ? lo + chunk : n;
+    cuzk::jacobian<G> p = s + cuzk::mul_vartime(r, cuzk::bigint<1>{{uint64_t(t)}});
+    for (size_t i = lo; i < hi; ++i) {
+        out[i] = cuzk::to_affine(p);
+        p += q;
+    }
+}
+
+/// Fills out[0..n) with progression<G>::points(n) on the device (asynchronous on stream).
+template <class G>
+void progression_points_device(const progression<G>& pr, cuzk::affine<G>* out, size_t n, cudaStream_t stream) {
+    const size_t threads = (n + pr.chunk - 1) / pr.chunk;
+    progression_points_kernel<G><<<unsigned((threads + 127) / 128), 128, 0, stream>>>(out, n, pr.s, pr.r, pr.q,
+                                                                                       pr.chunk);
+}
+
+}  // namespace msm_test
+#endif

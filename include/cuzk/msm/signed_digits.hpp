@@ -38,8 +38,9 @@ CUZK_HD constexpr typename Fr::integer reduce_scalar(const typename Fr::integer&
         // x * 1 * R^-1 with one final conditional subtraction stays below r for any x < R.
         return Fr::from_montgomery_unchecked(s).to_canonical();
     }
+    constexpr typename Fr::integer r = Fr::modulus;  // a local copy is usable in device code
     typename Fr::integer x = s;
-    while (x >= Fr::modulus) x = x - Fr::modulus;  // at most floor(2^(64N) / r) rounds (5 for BN254)
+    while (x >= r) x = x - r;  // at most floor(2^(64N) / r) rounds (5 for BN254)
     return x;
 }
 

@@ -1,0 +1,424 @@
+// Multi-scalar multiplication on one GPU: Pippenger with signed digits, buckets grouped by a
+// radix sort, load-balanced accumulation, and a two-level parallel bucket fold.
+//
+//   size_t bytes = cuzk::msm::msm_device_workspace_bytes<G>(n);          // 1. ask
+//   void* ws;  cudaMallocAsync(&ws, bytes, stream);                      // 2. caller allocates
+//   jacobian<G> r = cuzk::msm::msm_device<G>(d_points, d_scalars, n, ws, bytes, stream);
+//
+// Pipeline (all on the caller's stream; no device-global call anywhere):
+//  1. digits   one thread per scalar: reduce mod r, write for every window w a key
+//              w * 2^(c-1) + |d| - 1 (or the sentinel K = W * 2^(c-1) for d = 0) and a value
+//              (point index | sign << 31).
+//  2. sort     CUB radix sort of the W * n (key, value) pairs on the key's bits only; equal keys
+//              (one bucket) become contiguous runs; zero digits sink to the end.
+//  3. starts   start[k] = first position of key k (one pass over the sorted keys).
+//  4. accumulate  the sorted array is cut into equal segments of L pairs, one thread each, so
+//              the work per thread is the same whatever the bucket sizes (all scalars equal is as
+//              fast as random ones). A thread adds its runs into XYZZ sums; a run wholly inside
+//              its segment is written to its bucket; a run cut by a segment edge leaves a partial
+//              sum (tail of the segment where it starts, head of every later one) that the fold
+//              adds up when it reads that bucket.
+//  5. fold (level 1)  per window, the 2^(c-1) buckets are cut into S segments of M; a thread
+//              computes run_j = sum B_b and acc_j = sum (b - jM + 1) B_b by running sums.
+//  6. fold (level 2)  one block per window: sum_b (b+1) B_b = sum_j acc_j + M sum_j j run_j; the
+//              inner sum is the same running-sum trick over the S segments, then a block-wide tree.
+//  7. combine  the W window sums are copied to the host (one stream-ordered copy and a stream
+//              synchronisation) and combined by Horner's rule there: c doublings per window are
+//              a long serial chain, fast on a CPU core and slow on one GPU thread.
+//
+// Scalars are reduced mod r (signed_digits.hpp); points are affine with (0, 0) as the identity.
+// Time depends on the scalars (vartime): MSM inputs are public or the caller accepts the leak.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cub/device/device_radix_sort.cuh>
+#include <string>
+#include <vector>
+
+#include "cuzk/core/error.hpp"
+#include "cuzk/ec/affine.hpp"
+#include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/xyzz.hpp"
+#include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/msm/signed_digits.hpp"
+
+namespace cuzk::msm {
+
+/// Options of the device MSM. Zero means "choose automatically".
+struct device_options {
+    /// Window width c in [1, device_max_window_bits]; 0 picks it from n (device_window_bits).
+    unsigned window_bits = 0;
+    /// How the scalar words are to be read (reduced mod r either way).
+    scalar_form form = scalar_form::canonical;
+};
+
+/// Largest window width the device MSM accepts and its dispatcher chooses (c = 22 already
+/// needs 12 * 2^21 buckets, 4.8 GB of workspace for BLS12-381 G1).
+inline constexpr unsigned device_max_window_bits = 22;
+
+/// Window width the device dispatcher picks for n points with scalars of scalar_bits bits:
+/// minimises W(c) * (n + 3 * 2^(c-1)) (mixed additions plus about 1.5 full additions per
+/// bucket in the fold, full additions costing ~1.4 mixed ones), over c in [4, device_max_window_bits].
+inline unsigned device_window_bits(size_t n, unsigned scalar_bits) {
+    unsigned best = 4;
+    double best_cost = 0;
+    for (unsigned c = 4; c <= device_max_window_bits; ++c) {
+        double cost = double(num_windows(scalar_bits, c)) * (double(n) + 3.0 * double(uint64_t(1) << (c - 1)));
+        if (c == 4 || cost < best_cost) {
+            best = c;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+namespace detail {
+
+inline constexpr unsigned msm_block = 128;        // threads per block of the point kernels
+inline constexpr unsigned msm_fold2_block = 128;  // threads per window in fold level 2
+
+constexpr size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
+constexpr unsigned log2_floor(uint64_t x) {
+    unsigned r = 0;
+    while (x > 1) {
+        x >>= 1;
+        ++r;
+    }
+    return r;
+}
+
+/// Every size and workspace offset of one MSM call, derived from (n, c) on the host.
+template <class G>
+struct device_plan {
+    using bucket = xyzz<G>;
+    size_t n = 0;
+    unsigned c = 0, windows = 0, key_bits = 0;
+    uint32_t buckets = 0;     // per window, B = 2^(c-1)
+    uint32_t keys = 0;        // K = W * B (the sentinel key is K)
+    size_t items = 0;         // W * n sorted pairs
+    size_t seg_len = 0;       // L: pairs per accumulation thread
+    size_t segs = 0;          // T = ceil(items / L)
+    uint32_t fold_len = 0;    // M: buckets per level-1 fold thread (power of two)
+    uint32_t fold_segs = 0;   // S = B / M per window
+    uint32_t fold2_len = 0;   // Q: level-1 segments per level-2 thread
+    uint32_t fold2_threads = 0;
+    size_t cub_bytes = 0;
+    // byte offsets into the workspace
+    size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win, total;
+
+    device_plan(size_t n_, const device_options& opt) : n(n_) {
+        using Fr = typename G::scalar;
+        const unsigned bits = unsigned(Fr::modulus_bits);
+        if (opt.window_bits > device_max_window_bits)
+            throw invalid_argument("msm_device: window_bits " + std::to_string(opt.window_bits) + " exceeds " +
+                                   std::to_string(device_max_window_bits));
+        c = opt.window_bits != 0 ? opt.window_bits : device_window_bits(n, bits);
+        windows = num_windows(bits, c);
+        buckets = buckets_per_window(c);
+        keys = windows * buckets;
+        key_bits = log2_floor(keys) + 1;  // holds 0 .. K
+        items = size_t(windows) * n;
+        if (items >= (size_t(1) << 31))
+            throw invalid_argument("msm_device: n = " + std::to_string(n) + " with " + std::to_string(windows) +
+                                   " windows exceeds 2^31 sorted pairs; split the MSM");
+        // Accumulation: about 64k threads in flight, at least 8 pairs each.
+        seg_len = std::max<size_t>(8, (items + 65535) / 65536);
+        segs = std::max<size_t>(1, (items + seg_len - 1) / seg_len);
+        // Fold level 1: about 32k threads; level 2: up to msm_fold2_block threads per window.
+        uint64_t m = 1;
+        while (m < buckets && uint64_t(keys) / m > 32768) m *= 2;
+        fold_len = uint32_t(m);
+        fold_segs = buckets / fold_len;
+        fold2_threads = std::min<uint32_t>(fold_segs, msm_fold2_block);
+        fold2_len = fold_segs / fold2_threads;
+        if (items != 0) {
+            cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
+            CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, k, v, int(items), 0, int(key_bits)));
+        }
+        const size_t a = 256;
+        size_t off = 0;
+        auto take = [&](size_t bytes) {
+            size_t o = off;
+            off = align_up(off + bytes, a);
+            return o;
+        };
+        o_keys0 = take(items * 4);
+        o_keys1 = take(items * 4);
+        o_vals0 = take(items * 4);
+        o_vals1 = take(items * 4);
+        o_cub = take(cub_bytes);
+        o_start = take((size_t(keys) + 1) * 4);
+        o_buckets = take(size_t(keys) * sizeof(bucket));
+        o_head = take(segs * sizeof(bucket));
+        o_tail = take(segs * sizeof(bucket));
+        o_run = take(size_t(windows) * fold_segs * sizeof(bucket));
+        o_acc = take(size_t(windows) * fold_segs * sizeof(bucket));
+        o_win = take(size_t(windows) * sizeof(bucket));
+        total = off;
+    }
+};
+
+/// Step 1: signed digits of scalar i for every window, as sort keys and values.
+template <class Fr>
+__global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, uint32_t* vals,
+                                                               const typename Fr::integer* scalars, size_t n,
+                                                               unsigned c, unsigned windows, scalar_form form) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const uint32_t B = buckets_per_window(c), K = windows * B;
+    typename Fr::integer s = reduce_scalar<Fr>(scalars[i], form);
+    signed_digit_walker<Fr::limbs> walk(s, c);
+    for (unsigned w = 0; w < windows; ++w) {
+        signed_digit d = walk.next();
+        keys[size_t(w) * n + i] = d.magnitude == 0 ? K : w * B + d.magnitude - 1;
+        vals[size_t(w) * n + i] = uint32_t(i) | (d.negative ? 0x80000000u : 0u);
+    }
+}
+
+/// Step 3: start[k] = first sorted position with key >= k, for k in [0, K]; start[K] is the
+/// number of non-zero digits. Each entry is written by exactly one thread.
+__global__ void __launch_bounds__(256) msm_starts_kernel(uint32_t* start, const uint32_t* keys, size_t items,
+                                                         uint32_t K) {
+    const size_t p = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (p > items) return;
+    const int64_t prev = p == 0 ? -1 : int64_t(keys[p - 1]);
+    const int64_t cur = p == items ? int64_t(K) : int64_t(keys[p]);
+    for (int64_t k = prev + 1; k <= cur; ++k) start[k] = uint32_t(p);
+}
+
+/// Step 4: one thread per segment of seg_len sorted pairs (see the header comment).
+template <class G>
+__global__ void __launch_bounds__(msm_block) msm_accumulate_kernel(xyzz<G>* buckets, xyzz<G>* head, xyzz<G>* tail,
+                                                                   const uint32_t* keys, const uint32_t* vals,
+                                                                   const uint32_t* start, const affine<G>* points,
+                                                                   size_t seg_len, size_t segs, uint32_t K) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= segs) return;
+    const size_t total = start[K];  // pairs with a non-zero digit
+    const size_t a = t * seg_len;
+    if (a >= total) return;
+    const size_t e = a + seg_len < total ? a + seg_len : total;
+
+    uint32_t k = keys[a];
+    bool started_before = a > 0 && keys[a - 1] == k;
+    xyzz<G> acc = xyzz<G>::identity();
+    for (size_t p = a; p < e; ++p) {
+        const uint32_t kp = keys[p];
+        if (kp != k) {  // the run of k ended inside this segment
+            if (started_before) head[t] = acc;
+            else buckets[k] = acc;
+            started_before = false;
+            k = kp;
+            acc = xyzz<G>::identity();
+        }
+        const uint32_t v = vals[p];
+        affine<G> q = points[v & 0x7fffffffu];
+        if (v >> 31) q = -q;
+        acc += q;
+    }
+    const bool continues = e < total && keys[e] == k;
+    if (started_before) head[t] = acc;
+    else if (continues) tail[t] = acc;
+    else buckets[k] = acc;
+}
+
+/// The full sum of bucket k, gathering the partial sums of a run cut by segment edges.
+template <class G>
+__device__ __forceinline__ xyzz<G> msm_load_bucket(uint32_t k, const xyzz<G>* buckets, const xyzz<G>* head,
+                                                   const xyzz<G>* tail, const uint32_t* start, size_t seg_len) {
+    const size_t s = start[k], e = start[k + 1];
+    if (s == e) return xyzz<G>::identity();
+    const size_t sg = s / seg_len, eg = (e - 1) / seg_len;
+    if (sg == eg) return buckets[k];
+    xyzz<G> r = tail[sg];
+    for (size_t g = sg + 1; g <= eg; ++g) r += head[g];
+    return r;
+}
+
+/// Step 5: per (window, segment j): run_j = sum B_b and acc_j = sum (b - jM + 1) B_b over the
+/// segment's M buckets, by suffix sums from the top bucket down.
+template <class G>
+__global__ void __launch_bounds__(msm_block) msm_fold1_kernel(xyzz<G>* run_out, xyzz<G>* acc_out,
+                                                              const xyzz<G>* buckets, const xyzz<G>* head,
+                                                              const xyzz<G>* tail, const uint32_t* start,
+                                                              size_t seg_len, uint32_t B, uint32_t M, uint32_t S,
+                                                              unsigned windows) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= size_t(windows) * S) return;
+    const uint32_t w = uint32_t(t / S), j = uint32_t(t % S);
+    const uint32_t base = w * B + j * M;
+    xyzz<G> run = xyzz<G>::identity(), acc = xyzz<G>::identity();
+    for (uint32_t b = M; b-- > 0;) {
+        run += msm_load_bucket<G>(base + b, buckets, head, tail, start, seg_len);
+        acc += run;
+    }
+    run_out[t] = run;
+    acc_out[t] = acc;
+}
+
+/// [k]P for a small public k by double-and-add from the top bit.
+template <class G>
+__device__ __forceinline__ xyzz<G> msm_small_mul(const xyzz<G>& p, uint32_t k) {
+    xyzz<G> r = xyzz<G>::identity();
+    if (k == 0) return r;
+    for (int bit = 31 - __clz(k); bit >= 0; --bit) {
+        r = r.dbl();
+        if ((k >> bit) & 1) r += p;
+    }
+    return r;
+}
+
+/// Step 6: one block per window. Thread t takes level-1 segments j in [tQ, tQ + Q):
+/// U_t = sum_j j run_j (running sums plus [tQ] of their total), V_t = sum_j acc_j; a tree in
+/// global scratch (run/acc rows of this window, no longer needed) sums them; the window's
+/// value is sum V + M * sum U (M a power of two: log2 M doublings).
+template <class G>
+__global__ void __launch_bounds__(msm_fold2_block) msm_fold2_kernel(xyzz<G>* window_sums, xyzz<G>* run, xyzz<G>* acc,
+                                                                    uint32_t M, uint32_t S, uint32_t Q) {
+    const uint32_t w = blockIdx.x, t = threadIdx.x, T = blockDim.x;
+    xyzz<G>* run_w = run + size_t(w) * S;
+    xyzz<G>* acc_w = acc + size_t(w) * S;
+    xyzz<G> u = xyzz<G>::identity(), v = xyzz<G>::identity(), tot = xyzz<G>::identity();
+    if (t < S / Q) {
+        const uint32_t lo = t * Q;
+        for (uint32_t j = lo + Q; j-- > lo;) {
+            if (j != lo + Q - 1) u += tot;  // u = sum_{j > lo} (j - lo) run_j
+            tot += run_w[j];
+            v += acc_w[j];
+        }
+        if (lo != 0) u += msm_small_mul<G>(tot, lo);
+    }
+    __syncthreads();  // every thread has read its inputs before the tree overwrites them
+    run_w[t] = u;
+    acc_w[t] = v;
+    for (uint32_t half = T / 2; half > 0; half /= 2) {
+        __syncthreads();
+        if (t < half) {
+            run_w[t] = run_w[t] + run_w[t + half];
+            acc_w[t] = acc_w[t] + acc_w[t + half];
+        }
+    }
+    if (t == 0) {
+        xyzz<G> r = run_w[0];
+        for (uint32_t m = M; m > 1; m /= 2) r = r.dbl();
+        window_sums[w] = r + acc_w[0];
+    }
+}
+
+}  // namespace detail
+
+/// Workspace bytes msm_device needs for n points (and the same options).
+template <class G>
+size_t msm_device_workspace_bytes(size_t n, const device_options& opt = {}) {
+    if (n == 0) return 0;
+    return detail::device_plan<G>(n, opt).total;
+}
+
+/// sum_i scalars[i] * points[i] for n affine points and n scalars, both in device memory.
+/// Enqueues everything on `stream`, waits for that stream only, and returns the result
+/// (Jacobian). `workspace` must hold msm_device_workspace_bytes<G>(n, opt) bytes (checked;
+/// 256-byte alignment). Throws cuda_error naming the failing call, or invalid_argument.
+/// Scalars are n words of G::scalar::integer in opt.form; n = 0 returns the identity.
+template <class G>
+jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n, void* workspace,
+                       size_t workspace_bytes, cudaStream_t stream, const device_options& opt = {}) {
+    using bucket = xyzz<G>;
+    using Fr = typename G::scalar;
+    if (n == 0) return jacobian<G>::identity();
+    if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
+    const detail::device_plan<G> plan(n, opt);
+    if (workspace_bytes < plan.total)
+        throw invalid_argument("msm_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
+                               std::to_string(plan.total));
+    char* ws = static_cast<char*>(workspace);
+    uint32_t* keys0 = reinterpret_cast<uint32_t*>(ws + plan.o_keys0);
+    uint32_t* keys1 = reinterpret_cast<uint32_t*>(ws + plan.o_keys1);
+    uint32_t* vals0 = reinterpret_cast<uint32_t*>(ws + plan.o_vals0);
+    uint32_t* vals1 = reinterpret_cast<uint32_t*>(ws + plan.o_vals1);
+    uint32_t* start = reinterpret_cast<uint32_t*>(ws + plan.o_start);
+    bucket* buckets = reinterpret_cast<bucket*>(ws + plan.o_buckets);
+    bucket* head = reinterpret_cast<bucket*>(ws + plan.o_head);
+    bucket* tail = reinterpret_cast<bucket*>(ws + plan.o_tail);
+    bucket* run = reinterpret_cast<bucket*>(ws + plan.o_run);
+    bucket* acc = reinterpret_cast<bucket*>(ws + plan.o_acc);
+    bucket* win = reinterpret_cast<bucket*>(ws + plan.o_win);
+
+    const unsigned blk = detail::msm_block;
+    auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
+
+    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, scalars, n, plan.c, plan.windows,
+                                                                    opt.form);
+    CUZK_CUDA_CHECK_LAUNCH("msm_digits_kernel");
+
+    cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
+    size_t cub_bytes = plan.cub_bytes;
+    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws + plan.o_cub, cub_bytes, dk, dv, int(plan.items), 0,
+                                                    int(plan.key_bits), stream));
+    const uint32_t* skeys = dk.Current();
+    const uint32_t* svals = dv.Current();
+
+    detail::msm_starts_kernel<<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, skeys, plan.items, plan.keys);
+    CUZK_CUDA_CHECK_LAUNCH("msm_starts_kernel");
+
+    detail::msm_accumulate_kernel<G><<<grid(plan.segs, blk), blk, 0, stream>>>(
+        buckets, head, tail, skeys, svals, start, points, plan.seg_len, plan.segs, plan.keys);
+    CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
+
+    detail::msm_fold1_kernel<G><<<grid(size_t(plan.windows) * plan.fold_segs, blk), blk, 0, stream>>>(
+        run, acc, buckets, head, tail, start, plan.seg_len, plan.buckets, plan.fold_len, plan.fold_segs,
+        plan.windows);
+    CUZK_CUDA_CHECK_LAUNCH("msm_fold1_kernel");
+
+    detail::msm_fold2_kernel<G><<<plan.windows, plan.fold2_threads, 0, stream>>>(win, run, acc, plan.fold_len,
+                                                                                plan.fold_segs, plan.fold2_len);
+    CUZK_CUDA_CHECK_LAUNCH("msm_fold2_kernel");
+
+    std::vector<bucket> window_sums(plan.windows);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), win, plan.windows * sizeof(bucket), cudaMemcpyDeviceToHost,
+                                    stream));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+
+    // Horner on the host: R = 2^c R + window_w from the top window down.
+    bucket r = bucket::identity();
+    for (unsigned w = plan.windows; w-- > 0;) {
+        if (w + 1 != plan.windows)
+            for (unsigned k = 0; k < plan.c; ++k) r = r.dbl();
+        r += window_sums[w];
+    }
+    return to_jacobian(r);
+}
+
+/// Convenience: points and scalars in host memory (pageable or pinned). Allocates device
+/// copies and the workspace on `stream` (stream-ordered), uploads, runs msm_device, frees.
+template <class G>
+jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n,
+                                 cudaStream_t stream, const device_options& opt = {}) {
+    if (n == 0) return jacobian<G>::identity();
+    using integer = typename G::scalar::integer;
+    const size_t ws_bytes = msm_device_workspace_bytes<G>(n, opt);
+    void *dp = nullptr, *ds = nullptr, *dw = nullptr;
+    auto release = [&] {
+        if (dp) cudaFreeAsync(dp, stream);
+        if (ds) cudaFreeAsync(ds, stream);
+        if (dw) cudaFreeAsync(dw, stream);
+    };
+    try {
+        CUZK_CUDA_CHECK(cudaMallocAsync(&dp, n * sizeof(affine<G>), stream));
+        CUZK_CUDA_CHECK(cudaMallocAsync(&ds, n * sizeof(integer), stream));
+        CUZK_CUDA_CHECK(cudaMallocAsync(&dw, ws_bytes, stream));
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(dp, points, n * sizeof(affine<G>), cudaMemcpyHostToDevice, stream));
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(ds, scalars, n * sizeof(integer), cudaMemcpyHostToDevice, stream));
+        jacobian<G> r = msm_device<G>(static_cast<const affine<G>*>(dp), static_cast<const integer*>(ds), n, dw,
+                                      ws_bytes, stream, opt);
+        release();
+        return r;
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+}  // namespace cuzk::msm

@@ -1,0 +1,189 @@
+// Device MSM test cases (typed over the groups the including file names in MsmDeviceGroups):
+// the edge cases of issue 4 against the host MSM / the naive sum, every window width, host vs
+// device up to 2^20 points, and the closed form. Skip without a GPU. Included by
+// test_msm_device.cu (G1) and test_msm_device_g2.cu (G2), so each compiles on its own.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/stream.hpp"
+#include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/msm/pippenger_host.hpp"
+#include "test_msm_util.hpp"
+
+namespace {
+
+using namespace cuzk;
+using namespace msm_test;
+
+bool have_gpu() {
+    int count = 0;
+    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+}
+
+#define SKIP_WITHOUT_GPU() \
+    if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
+
+/// Uploads inputs, runs the device MSM with a workspace of exactly the queried size.
+template <class G>
+jacobian<G> run_device(std::span<const affine<G>> p, std::span<const scalar_int<G>> s, msm::device_options opt = {}) {
+    gpu::stream st;
+    const size_t n = p.size();
+    gpu::device_buffer<affine<G>> dp(n, st);
+    gpu::device_buffer<scalar_int<G>> ds(n, st);
+    if (n) {
+        dp.upload(p.data(), st);
+        ds.upload(s.data(), st);
+    }
+    const size_t bytes = msm::msm_device_workspace_bytes<G>(n, opt);
+    gpu::device_buffer<char> ws(bytes, st);
+    jacobian<G> r = msm::msm_device<G>(dp.data(), ds.data(), n, ws.data(), bytes, st, opt);
+    st.synchronize();
+    return r;
+}
+
+template <class G>
+class MsmDevice : public ::testing::Test {};
+TYPED_TEST_SUITE(MsmDevice, MsmDeviceGroups);
+
+TYPED_TEST(MsmDevice, SizesAgainstHost) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    auto pts = random_points<G>(4097, 1);
+    auto sc = random_scalars<G>(4097, 2);
+    for (size_t n : {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 127, 129, 255, 257, 1000, 1023, 1025, 4095, 4097}) {
+        auto p = std::span<const affine<G>>(pts).first(n);
+        auto s = std::span<const scalar_int<G>>(sc).first(n);
+        EXPECT_TRUE(run_device<G>(p, s) == msm::msm_host<G>(p, s)) << G::name << " n=" << n;
+    }
+}
+
+TYPED_TEST(MsmDevice, EdgeScalarsAndPoints) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    using I = scalar_int<G>;
+    const I r = G::scalar::modulus, one = I::from_u64(1);
+    I all_ones{};
+    for (auto& l : all_ones.limb) l = ~uint64_t(0);
+    auto pts = random_points<G>(12, 3);
+    pts[3] = affine<G>::identity();
+    pts[5] = pts[4];
+    pts[7] = -pts[6];
+    std::vector<I> sc = {I{}, one, r - one, r, r + one, all_ones, one.shl(G::scalar::modulus_bits - 1),
+                         I::from_u64(12345), I::from_u64(99), I::from_u64(7), I::from_u64(2), one.shl(255)};
+    sc[6] = sc[7];
+    const jacobian<G> want = naive_msm<G>(pts, sc);
+    for (unsigned c : {0u, 1u, 5u, 8u, 13u, 16u, 20u})
+        EXPECT_TRUE(run_device<G>(pts, sc, {.window_bits = c}) == want) << "c=" << c;
+}
+
+TYPED_TEST(MsmDevice, ZeroScalarsAndIdentityPoints) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    auto pts = random_points<G>(33, 4);
+    std::vector<scalar_int<G>> zeros(33);
+    EXPECT_TRUE(run_device<G>(pts, zeros).is_identity());
+    std::vector<affine<G>> ids(33, affine<G>::identity());
+    auto sc = random_scalars<G>(33, 5);
+    EXPECT_TRUE(run_device<G>(ids, sc).is_identity());
+    zeros[17] = scalar_int<G>::from_u64(1);
+    EXPECT_TRUE(run_device<G>(pts, zeros) == pts[17]);
+}
+
+TYPED_TEST(MsmDevice, EveryWindowSize) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    auto pts = random_points<G>(100, 9);
+    auto sc = random_scalars<G>(100, 10);
+    const jacobian<G> want = naive_msm<G>(pts, sc);
+    for (unsigned c = 1; c <= msm::device_max_window_bits; ++c)
+        EXPECT_TRUE(run_device<G>(pts, sc, {.window_bits = c}) == want) << "c=" << c;
+    for (size_t n = 1; n < (size_t(1) << 31); n *= 2) {
+        unsigned c = msm::device_window_bits(n, G::scalar::modulus_bits);
+        EXPECT_GE(c, 1u);
+        EXPECT_LE(c, msm::device_max_window_bits);
+    }
+}
+
+TYPED_TEST(MsmDevice, AllScalarsEqualLongRuns) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    // every digit of a window lands in one bucket: runs span many accumulation segments
+    const size_t n = (size_t(1) << 16) + 3;
+    auto prog = progression<G>::make(20, 256);
+    auto pts = prog.points(n);
+    std::vector<scalar_int<G>> same(n, random_scalars<G>(1, 21)[0]);
+    EXPECT_TRUE(run_device<G>(pts, same) == prog.expected(same));
+    std::vector<scalar_int<G>> ones(n, scalar_int<G>::from_u64(1));
+    EXPECT_TRUE(run_device<G>(pts, ones) == prog.expected(ones));
+}
+
+TYPED_TEST(MsmDevice, MontgomeryFormScalars) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    using Fr = typename G::scalar;
+    auto pts = random_points<G>(65, 11);
+    std::mt19937_64 rng(12);
+    std::vector<scalar_int<G>> mont(65), canon(65);
+    for (size_t i = 0; i < 65; ++i) {
+        Fr x = Fr::random(rng);
+        mont[i] = x.mont;
+        canon[i] = x.to_canonical();
+    }
+    EXPECT_TRUE(run_device<G>(pts, mont, {.form = msm::scalar_form::montgomery}) == naive_msm<G>(pts, canon));
+}
+
+TYPED_TEST(MsmDevice, RepeatableBitForBit) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    const size_t n = 1 << 14;
+    auto prog = progression<G>::make(30, 128);
+    auto pts = prog.points(n);
+    auto sc = random_scalars<G>(n, 31);
+    jacobian<G> first = run_device<G>(pts, sc);
+    for (int rep = 0; rep < 3; ++rep) {
+        jacobian<G> again = run_device<G>(pts, sc);
+        EXPECT_EQ(std::memcmp(&first, &again, sizeof first), 0) << "run " << rep;
+    }
+    EXPECT_TRUE(first == prog.expected(sc));
+}
+
+TYPED_TEST(MsmDevice, HostVsDeviceUpTo2Pow20) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    const size_t nmax = size_t(1) << 20;
+    auto prog = progression<G>::make(40, 1024);
+    auto pts = prog.points(nmax);
+    auto sc = random_scalars<G>(nmax, 41);
+    for (size_t n : {(size_t(1) << 18) - 1, nmax}) {
+        auto p = std::span<const affine<G>>(pts).first(n);
+        auto s = std::span<const scalar_int<G>>(sc).first(n);
+        jacobian<G> dev = run_device<G>(p, s);
+        EXPECT_TRUE(dev == prog.expected(s)) << "closed form, n=" << n;
+        EXPECT_TRUE(dev == msm::msm_host<G>(p, s)) << "host, n=" << n;
+    }
+}
+
+TYPED_TEST(MsmDevice, FromHostAndWorkspaceCheck) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    auto pts = random_points<G>(77, 50);
+    auto sc = random_scalars<G>(77, 51);
+    gpu::stream st;
+    EXPECT_TRUE(msm::msm_device_from_host<G>(pts.data(), sc.data(), 77, st) == naive_msm<G>(pts, sc));
+    gpu::device_buffer<affine<G>> dp(77, st);
+    gpu::device_buffer<scalar_int<G>> ds(77, st);
+    const size_t bytes = msm::msm_device_workspace_bytes<G>(77);
+    gpu::device_buffer<char> ws(bytes, st);
+    EXPECT_THROW(msm::msm_device<G>(dp.data(), ds.data(), 77, ws.data(), bytes - 1, st), cuzk::invalid_argument);
+    EXPECT_THROW(msm::msm_device<G>(dp.data(), ds.data(), 77, ws.data(), bytes, st,
+                                    {.window_bits = msm::device_max_window_bits + 1}),
+                 cuzk::invalid_argument);
+    st.synchronize();
+}
+
+}  // namespace

@@ -1,0 +1,8 @@
+// Device MSM tests for G2 of BLS12-381 and BN254 (cases in test_msm_device_cases.cuh).
+#include <gtest/gtest.h>
+
+#include "test_msm_util.hpp"
+namespace {
+using MsmDeviceGroups = ::testing::Types<msm_test::bls_g2, msm_test::bn_g2>;
+}
+#include "test_msm_device_cases.cuh"
