@@ -213,6 +213,7 @@ __device__ __forceinline__ void merge(uint32_t* r, const uint32_t (&ev)[n], cons
 template <class Config, size_t n>
 __device__ __forceinline__ void mul_cios(uint32_t (&r)[n], const uint32_t (&x)[n], const uint32_t (&y)[n],
                                          uint32_t inv) {
+    static_assert(n % 2 == 0 && n >= 4, "the split accumulator pairs words");
     const uint32_t* p = modulus32<Config>();
     uint32_t acc[2][n];
     // Row 0: x * y[0] needs no additions: even-indexed words' products in acc[0],
@@ -239,6 +240,7 @@ __device__ __forceinline__ void mul_cios(uint32_t (&r)[n], const uint32_t (&x)[n
 /// accumulator: after row i its low word is final and leaves as out[i]. h^2 wide products.
 template <size_t h>
 __device__ __forceinline__ void mul_plain(uint32_t* out, const uint32_t (&x)[h], const uint32_t (&y)[h]) {
+    static_assert(h % 2 == 0 && h >= 4, "the split accumulator pairs words");
     uint32_t acc[2][h];
 #pragma unroll
     for (size_t j = 0; j < h; j += 2) {
@@ -428,9 +430,6 @@ __device__ __forceinline__ void mont_sqr_with(bigint<Config::limbs>& out, const 
     out = join<Config::limbs>(r);
 }
 
-}  // namespace detail
-
-namespace detail {
 /// The strategy mont_mul uses for n 32-bit words, by measurement (docs/PERFORMANCE.md,
 /// "## Fields"): Karatsuba from 12 words (381-bit) up, CIOS below.
 template <size_t n>
