@@ -22,6 +22,7 @@
 #   CUZK_SUITE_ONLY      extended regex: only build and run tests/benchmarks whose name matches
 #   CUZK_SUITE_TIMEOUT   seconds allowed per binary (default 900)
 #   CUZK_SKIP_BENCH=1    run the tests only;  CUZK_SKIP_TESTS=1  the benchmarks only
+#   CUZK_COMMIT          the commit to name in the summary when the tree has no .git
 # Exit status: non-zero when a test failed or a target did not build (the rest still run).
 set -uo pipefail
 
@@ -74,7 +75,7 @@ fi
 
 summary="$out/summary.txt"
 {
-    echo "cuzk gpu-suite, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+    echo "cuzk gpu-suite, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "${CUZK_COMMIT:-unknown}")"
     echo "build: $build"
 } >"$summary"
 if command -v nvidia-smi >/dev/null; then
