@@ -88,6 +88,7 @@ fi
 
 is_exe() { [[ -f $1 && -x $1 ]]; }
 failed=0
+declare -A verdicts=([PASS]=0 [FAIL]=0 [SKIPPED]=0)
 if ((${#build_failed[@]})); then
     failed=1
     for t in "${build_failed[@]}"; do
@@ -117,6 +118,7 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
         else
             verdict=PASS
         fi
+        verdicts[$verdict]=$((verdicts[$verdict] + 1))
         printf '%-8s %-40s passed=%s skipped=%s rc=%s %ss\n' "$verdict" "$name" "${passed:-0}" "${skipped:-0}" "$rc" "$secs" >>"$summary"
         grep -E '^\[  FAILED  \] [A-Za-z]' "$out/$name.log" | sort -u | sed 's/^/         /' >>"$summary"
     done
@@ -161,6 +163,6 @@ EOF
     done
 fi
 
-echo "== $([[ $failed -eq 0 ]] && echo 'all GPU tests passed' || echo 'SOME GPU TESTS FAILED')" >>"$summary"
+echo "== GPU test binaries: ${verdicts[PASS]} passed, ${verdicts[SKIPPED]} skipped (no GPU?), ${verdicts[FAIL]} failed, ${#build_failed[@]} did not build" >>"$summary"
 cat "$summary"
 exit "$failed"
