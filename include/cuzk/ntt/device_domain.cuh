@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <vector>

@@ -24,6 +24,15 @@
 #include "cuzk/ntt/domain.hpp"
 #include "cuzk/ntt/ordering.hpp"
 
+// OpenMP work-sharing only when the consumer compiles with OpenMP; otherwise the loops are
+// plain (and no unknown-pragma warning reaches -Werror builds).
+#if defined(_OPENMP)
+#define CUZK_NTT_PRAGMA(x) _Pragma(#x)
+#define CUZK_NTT_PARALLEL_FOR(cond) CUZK_NTT_PRAGMA(omp parallel for schedule(static) if (cond))
+#else
+#define CUZK_NTT_PARALLEL_FOR(cond)
+#endif
+
 namespace cuzk::ntt {
 
 namespace detail {
@@ -43,7 +52,7 @@ std::vector<F> stage_twiddles(const F& root, size_t log_n) {
     const size_t half = n / 2;
     constexpr size_t chunk = 1024;
     const int64_t chunks = int64_t((half + chunk - 1) / chunk);
-#pragma omp parallel for schedule(static) if (chunks * int64_t(chunk) >= host_parallel_min)
+CUZK_NTT_PARALLEL_FOR(chunks * int64_t(chunk) >= host_parallel_min)
     for (int64_t c = 0; c < chunks; ++c) {
         size_t j0 = size_t(c) * chunk, j1 = std::min(half, j0 + chunk);
         F p = root.pow_vartime(uint64_t(j0));
@@ -75,7 +84,7 @@ template <class F, bool Dif>
 void stage_flat(F* a, size_t n, size_t lm, const F* tw) {
     const size_t m = size_t(1) << lm;
     const int64_t butterflies = int64_t(n / 2);
-#pragma omp parallel for schedule(static) if (butterflies >= host_parallel_min)
+CUZK_NTT_PARALLEL_FOR(butterflies >= host_parallel_min)
     for (int64_t q = 0; q < butterflies; ++q) {
         size_t j = size_t(q) & (m - 1);
         size_t i = ((size_t(q) >> lm) << (lm + 1)) | j;
@@ -90,7 +99,7 @@ void stage_flat(F* a, size_t n, size_t lm, const F* tw) {
 template <class F, bool Dif>
 void stages_blocked(F* a, size_t n, size_t block, const F* tw) {
     const int64_t blocks = int64_t(n / block);
-#pragma omp parallel for schedule(static) if (int64_t(n) >= host_parallel_min)
+CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
     for (int64_t b = 0; b < blocks; ++b) {
         F* x = a + size_t(b) * block;
         auto stage = [&](size_t m) {
@@ -133,7 +142,7 @@ void scale_powers(F* a, size_t log_n, const F& base, const F& c, bool bit_revers
     const size_t n = size_t(1) << log_n;
     constexpr size_t chunk = 1024;
     const int64_t chunks = int64_t((n + chunk - 1) / chunk);
-#pragma omp parallel for schedule(static) if (int64_t(n) >= host_parallel_min)
+CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
     for (int64_t ci = 0; ci < chunks; ++ci) {
         size_t j0 = size_t(ci) * chunk, j1 = std::min(n, j0 + chunk);
         F p = c * base.pow_vartime(uint64_t(j0));
@@ -144,7 +153,7 @@ void scale_powers(F* a, size_t log_n, const F& base, const F& c, bool bit_revers
 /// a[i] *= c for i < n.
 template <class F>
 void scale_constant(F* a, size_t n, const F& c) {
-#pragma omp parallel for schedule(static) if (int64_t(n) >= host_parallel_min)
+CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
     for (int64_t i = 0; i < int64_t(n); ++i) a[i] *= c;
 }
 
@@ -157,7 +166,7 @@ void bit_reverse_permute(std::span<F> a, size_t log_n) {
     if (a.size() != n)
         throw invalid_argument("ntt::bit_reverse_permute: span of " + std::to_string(a.size()) +
                                " elements, expected 2^" + std::to_string(log_n));
-#pragma omp parallel for schedule(static) if (int64_t(n) >= detail::host_parallel_min)
+CUZK_NTT_PARALLEL_FOR(int64_t(n) >= detail::host_parallel_min)
     for (int64_t i = 0; i < int64_t(n); ++i) {
         size_t j = bit_reverse(uint64_t(i), unsigned(log_n));
         if (size_t(i) < j) std::swap(a[size_t(i)], a[j]);
