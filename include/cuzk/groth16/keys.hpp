@@ -13,6 +13,7 @@
 //     coefficients of h = (a b - c) / Z.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
