@@ -58,7 +58,9 @@ void append_split_powers(std::vector<F>& out, const F& x, const F& c, uint32_t l
 
 /// Device tables for one domain<F>, allocated and filled on `stream` (stream-ordered, so the
 /// first transform on the same stream may follow at once; other streams must wait for it,
-/// e.g. with an event). Freed on the same stream when destroyed. Not copyable.
+/// e.g. with an event). Freed on the same stream when destroyed, so that stream must outlive
+/// this object. Read-only after construction: any number of streams may transform with it
+/// concurrently. Not copyable.
 template <class F>
 class device_domain {
 public:

@@ -8,10 +8,11 @@
 // another stream and allocates nothing. A span of k·n elements is a batch of k polynomials
 // transformed together (one launch per pass for the whole batch; k <= 65535).
 //
-// Kernels: ceil(log n / 10) passes of radix 2^k (pass_plan.hpp); each block loads a tile of up
-// to 1024 elements into shared memory (limb planes, so threads hit distinct banks), runs k
-// radix-2 stages there, applies the inter-pass twiddles and writes the tile back in place. The
-// coset / 1/n scaling is fused into the first (forward) or last (inverse) pass.
+// Kernels: ceil(log n / 10) passes of radix 2^k (pass_plan.hpp); each block loads a tile of
+// 512 or 1024 elements into shared memory (swizzled limb planes, so threads hit distinct banks),
+// runs k - 2 radix-2 stages and one radix-4 step there, applies the inter-pass twiddles and
+// writes the tile back in place. The coset / 1/n scaling is fused into the first (forward) or
+// last (inverse) pass; nn and rr orders add a tiled bit-reversal kernel.
 #pragma once
 
 #include <cuda_runtime.h>
