@@ -38,7 +38,7 @@ void seeds(const fs::path& out) {
     verification_key<Curve> vk;
     vk.alpha1 = iotest::random_in_subgroup<g1>(rng);
     vk.beta2 = iotest::random_in_subgroup<g2>(rng);
-    vk.gamma2 = affine<typename Curve::g2>::generator();
+    vk.gamma2 = cuzk::affine<typename Curve::g2>::generator();
     vk.delta2 = iotest::random_in_subgroup<g2>(rng);
     for (int i = 0; i < 3; ++i) vk.ic.push_back(iotest::random_in_subgroup<g1>(rng));
     write(out / "json" / (c + "_vk.json"), vk_to_json(vk));

@@ -124,6 +124,7 @@ struct zkey {
                              " is not supported, only 1 (Groth16)");
         }
         f.require_known_sections({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+        for (uint32_t id = 2; id <= 9; ++id) (void)f.section(id);  // all present, before reading any
         const bool chk = opt.check_points;
         const bool sub = opt.check_subgroup;
         zkey out;
