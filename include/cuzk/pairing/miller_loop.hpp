@@ -21,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "cuzk/core/bigint.hpp"
 #include "cuzk/ec/affine.hpp"
 
 namespace cuzk::pairing_detail {
