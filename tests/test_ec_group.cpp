@@ -255,3 +255,30 @@ TYPED_TEST(ec_group, scalar_mul_by_order_and_wide_integers) {
     // [-k]P = -[k]P
     EXPECT_TRUE(mul(p, -a) == -mul(p, a));
 }
+
+TYPED_TEST(ec_group, subgroup_scalar_mul_with_endomorphism_equals_naive) {
+    using G = TypeParam;
+    using S = typename G::scalar;
+    std::mt19937_64 rng(10);
+    std::vector<S> scalars = {S::zero(), S::one(), -S::one(), S::from_u64(31), S::from_u64(32)};
+    for (int i = 0; i < 3; ++i) scalars.push_back(S::random(rng));
+    // digits at the edges of the base-e decomposition: e - 1, e, e + 1, e^2 (when below r)
+    bigint<4> e{};
+    if constexpr (has_eigenvalue_test<G>) {
+        for (size_t i = 0; i < G::eigenvalue_abs.limbs; ++i) e.limb[i] = G::eigenvalue_abs.limb[i];
+        S es = S::from_canonical(e);
+        scalars.push_back(es);
+        scalars.push_back(es - S::one());
+        scalars.push_back(es + S::one());
+        scalars.push_back(es * es);
+        scalars.push_back(es * es * es - S::one());
+    }
+    std::vector<affine<G>> pts = {affine<G>::generator(), affine<G>::identity(), random_subgroup_point<G>(rng)};
+    for (const auto& p : pts) {
+        for (const auto& k : scalars) {
+            affine<G> want = oracle_mul(p, k.to_canonical());
+            EXPECT_EQ(to_affine(mul_subgroup_vartime(p, k)), want);
+            EXPECT_EQ(to_affine(mul_subgroup_vartime(rescaled_jacobian(p, rng), k)), want);
+        }
+    }
+}
