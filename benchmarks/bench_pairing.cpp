@@ -1,6 +1,6 @@
 // Host optimal ate pairing for BLS12-381 and BN254: one pairing, a multi-pairing of 4 pairs
 // (one Miller loop chain, one final exponentiation: the Groth16 verifier's shape), the Miller
-// loop alone and the final exponentiation alone.
+// loop alone and the final exponentiation alone; and the multi-pairing with prepared G2 points.
 #include <benchmark/benchmark.h>
 
 #include <random>
@@ -38,6 +38,21 @@ void bm_multi_pairing(benchmark::State& st) {
     auto in = random_inputs<Config>(size_t(st.range(0)));
     for (auto _ : st) benchmark::DoNotOptimize(cuzk::multi_pairing<Config>(in));
 }
+/// The multi-pairing with every G2 point prepared beforehand (a verifier with a fixed key).
+template <class Config>
+void bm_multi_pairing_prepared(benchmark::State& st) {
+    auto in = random_inputs<Config>(size_t(st.range(0)));
+    std::vector<cuzk::affine<typename Config::g1>> ps;
+    std::vector<cuzk::g2_prepared<Config>> qs;
+    for (const auto& x : in) {
+        ps.push_back(x.p);
+        qs.push_back(cuzk::g2_prepared<Config>::prepare(x.q));
+    }
+    std::vector<const cuzk::g2_prepared<Config>*> qp;
+    for (const auto& q : qs) qp.push_back(&q);
+    for (auto _ : st)
+        benchmark::DoNotOptimize(cuzk::final_exponentiation<Config>(cuzk::miller_loop_prepared_vartime<Config>(ps, qp)));
+}
 template <class Config>
 void bm_miller_loop(benchmark::State& st) {
     auto in = random_inputs<Config>(1);
@@ -55,10 +70,12 @@ using bn = cuzk::bn254::pairing_config;
 
 BENCHMARK(bm_pairing<bls>)->Name("bls12_381/pairing")->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_multi_pairing<bls>)->Name("bls12_381/multi_pairing")->Arg(4)->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_multi_pairing_prepared<bls>)->Name("bls12_381/multi_pairing_prepared")->Arg(4)->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_miller_loop<bls>)->Name("bls12_381/miller_loop")->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_final_exponentiation<bls>)->Name("bls12_381/final_exponentiation")->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_pairing<bn>)->Name("bn254/pairing")->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_multi_pairing<bn>)->Name("bn254/multi_pairing")->Arg(4)->Unit(benchmark::kMicrosecond);
+BENCHMARK(bm_multi_pairing_prepared<bn>)->Name("bn254/multi_pairing_prepared")->Arg(4)->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_miller_loop<bn>)->Name("bn254/miller_loop")->Unit(benchmark::kMicrosecond);
 BENCHMARK(bm_final_exponentiation<bn>)->Name("bn254/final_exponentiation")->Unit(benchmark::kMicrosecond);
 

@@ -144,6 +144,35 @@ TYPED_TEST(Pairing, MultiPairingIsProduct) {
     EXPECT_EQ(cuzk::multi_pairing<TypeParam>(in), product);
 }
 
+TYPED_TEST(Pairing, PreparedG2MatchesOnTheFly) {
+    using p1 = typename TestFixture::p1;
+    using p2 = typename TestFixture::p2;
+    using prepared = cuzk::g2_prepared<TypeParam>;
+    using input = typename TestFixture::input;
+    std::vector<p1> ps;
+    std::vector<prepared> qs;
+    std::vector<input> in;
+    for (int i = 0; i < 10; ++i) {  // k = 10, with identities at both sides mixed in
+        p1 p = i == 3 ? p1::identity() : this->mul1(p1::generator(), this->nonzero_scalar());
+        p2 q = i == 6 ? p2::identity() : this->mul2(p2::generator(), this->nonzero_scalar());
+        ps.push_back(p);
+        qs.push_back(prepared::prepare(q));
+        in.push_back({p, q});
+    }
+    std::vector<const prepared*> qp;
+    for (const auto& q : qs) qp.push_back(&q);
+    EXPECT_TRUE(qs[6].is_identity());
+    EXPECT_EQ(cuzk::miller_loop_prepared_vartime<TypeParam>(ps, qp), cuzk::miller_loop_vartime<TypeParam>(in));
+    // e(P, Q) e(-P, Q) = 1 through the prepared path, with the same prepared Q used twice.
+    std::vector<p1> ps2{ps[0], -ps[0]};
+    std::vector<const prepared*> qp2{&qs[0], &qs[0]};
+    EXPECT_TRUE(cuzk::pairing_check_prepared<TypeParam>(ps2, qp2));
+    std::vector<p1> ps3{ps[0], ps[0]};
+    EXPECT_FALSE(cuzk::pairing_check_prepared<TypeParam>(ps3, qp2));
+    std::vector<p1> one{ps[0]};
+    EXPECT_THROW(cuzk::miller_loop_prepared_vartime<TypeParam>(one, qp2), cuzk::invalid_argument);
+}
+
 TYPED_TEST(Pairing, IdentityGivesOne) {
     using p1 = typename TestFixture::p1;
     using p2 = typename TestFixture::p2;

@@ -19,9 +19,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "cuzk/core/bigint.hpp"
+#include "cuzk/core/error.hpp"
 #include "cuzk/ec/affine.hpp"
 
 namespace cuzk::pairing_detail {
@@ -116,9 +118,130 @@ constexpr naf_digits naf_of(u128 k) {
     return r;
 }
 
+/// The events of the optimal ate Miller loop, in order; the same for every (P, Q) pair.
+enum class miller_step { square, dbl, add, sub, frob1, frob2_neg };
+
+/// Calls visit(miller_step) in Miller loop order for the config's loop parameter:
+/// BLS12: double-and-add over the bits of |x| below the top one;
+/// BN: double-and-add/subtract over the NAF of 6u + 2, then the lines through pi(Q) and -pi^2(Q).
+template <class Config, class Visit>
+inline void miller_schedule(Visit&& visit) {
+    if constexpr (Config::bls12_family) {
+        constexpr uint64_t x = Config::loop_param;
+        int top = 63;
+        while (!((x >> top) & 1)) --top;
+        for (int i = top - 1; i >= 0; --i) {
+            visit(miller_step::square);
+            visit(miller_step::dbl);
+            if ((x >> i) & 1) visit(miller_step::add);
+        }
+    } else {
+        static_assert(!Config::loop_param_negative, "BN curves with u < 0 are not supported yet");
+        constexpr auto naf = naf_of(u128(6) * Config::loop_param + 2);
+        for (size_t i = naf.length - 1; i-- > 0;) {
+            visit(miller_step::square);
+            visit(miller_step::dbl);
+            if (naf.digit[i] == 1) visit(miller_step::add);
+            if (naf.digit[i] == -1) visit(miller_step::sub);
+        }
+        visit(miller_step::frob1);
+        visit(miller_step::frob2_neg);
+    }
+}
+
 }  // namespace cuzk::pairing_detail
 
 namespace cuzk {
+
+/// A G2 point prepared for Miller loops: the line coefficients of every step, computed once.
+/// Worth it for points used in many pairings (a Groth16 verifying key's beta, gamma, delta);
+/// evaluating prepared lines skips all G2 arithmetic.
+template <class Config>
+struct g2_prepared {
+    using fp2 = typename Config::g2::field;
+    /// Lines in Miller loop order; empty for the identity.
+    std::vector<pairing_detail::line_coeffs<fp2>> lines;
+
+    bool is_identity() const { return lines.empty(); }
+
+    /// Runs the G2 side of the Miller loop for Q (affine, assumed in G2).
+    static g2_prepared prepare(const affine<typename Config::g2>& q) {
+        g2_prepared out;
+        if (q.is_identity()) return out;
+        pairing_detail::g2_projective<fp2> t{q.x, q.y, fp2::one()};
+        pairing_detail::miller_schedule<Config>([&](pairing_detail::miller_step s) {
+            using pairing_detail::miller_step;
+            switch (s) {
+                case miller_step::square:
+                    break;
+                case miller_step::dbl:
+                    out.lines.push_back(pairing_detail::doubling_step<Config>(t));
+                    break;
+                case miller_step::add:
+                    out.lines.push_back(pairing_detail::addition_step(t, q.x, q.y));
+                    break;
+                case miller_step::sub:
+                    out.lines.push_back(pairing_detail::addition_step(t, q.x, -q.y));
+                    break;
+                case miller_step::frob1: {
+                    // pi (untwist - Frobenius - twist) on a D-type twist:
+                    // (x, y) -> (conj(x) g^2, conj(y) g^3), g = xi^((p-1)/6).
+                    constexpr fp2 g = Config::gt_field::frobenius_table::gamma[1];
+                    const fp2 gx = g.square();
+                    out.lines.push_back(pairing_detail::addition_step(t, q.x.conjugate() * gx, q.y.conjugate() * (gx * g)));
+                    break;
+                }
+                case miller_step::frob2_neg: {
+                    // -pi^2: (x, y) -> (x g2^2, -y g2^3), g2 = xi^((p^2-1)/6).
+                    constexpr fp2 g = Config::gt_field::frobenius_table::gamma[2];
+                    const fp2 gx = g.square();
+                    out.lines.push_back(pairing_detail::addition_step(t, q.x * gx, -(q.y * (gx * g))));
+                    break;
+                }
+            }
+        });
+        return out;
+    }
+};
+
+/// The product over i of the Miller functions f_{loop, Q_i}(P_i) for prepared Q_i (one shared
+/// squaring chain). Pairs with an identity point contribute 1; meaningful only after
+/// final_exponentiation. Throws invalid_argument when the spans differ in length.
+template <class Config>
+typename Config::gt_field miller_loop_prepared_vartime(std::span<const affine<typename Config::g1>> ps,
+                                                       std::span<const g2_prepared<Config>* const> qs) {
+    using fp12 = typename Config::gt_field;
+    if (ps.size() != qs.size())
+        throw invalid_argument("miller_loop_prepared_vartime: " + std::to_string(ps.size()) + " G1 points but " +
+                               std::to_string(qs.size()) + " G2 points");
+    struct active {
+        typename Config::g1::field xp, yp;
+        const g2_prepared<Config>* q;
+    };
+    std::vector<active> work;
+    work.reserve(ps.size());
+    for (size_t i = 0; i < ps.size(); ++i) {
+        if (ps[i].is_identity() || qs[i]->is_identity()) continue;
+        work.push_back(active{ps[i].x, ps[i].y, qs[i]});
+    }
+    fp12 f = fp12::one();
+    if (work.empty()) return f;
+    size_t line = 0;
+    bool first = true;
+    pairing_detail::miller_schedule<Config>([&](pairing_detail::miller_step s) {
+        if (s == pairing_detail::miller_step::square) {
+            if (!first) f = f.square();  // 1^2 = 1
+            first = false;
+            return;
+        }
+        for (const auto& a : work) pairing_detail::mul_by_line<Config>(f, a.q->lines[line], a.xp, a.yp);
+        ++line;
+    });
+    // x < 0 (BLS12): f_{x,Q} = 1 / f_{|x|,Q} up to a vertical line (killed by the final
+    // exponentiation), and 1/f equals conj(f) after it.
+    if constexpr (Config::loop_param_negative) f = f.conjugate();
+    return f;
+}
 
 /// One (P, Q) input of a Miller loop: P in G1 (over Fp), Q in G2 (over Fp2), both affine.
 /// The caller is responsible for subgroup membership (pairing_check validates nothing).
@@ -133,76 +256,19 @@ struct pairing_input {
 /// is meaningful only after final_exponentiation. Variable time (public inputs only).
 template <class Config>
 typename Config::gt_field miller_loop_vartime(std::span<const pairing_input<Config>> inputs) {
-    using fp12 = typename Config::gt_field;
-    using fp2 = typename Config::g2::field;
-    using proj = pairing_detail::g2_projective<fp2>;
-
-    struct active {
-        typename Config::g1::field xp, yp;
-        fp2 qx, qy;
-        proj t;
-    };
-    std::vector<active> work;
-    work.reserve(inputs.size());
+    std::vector<affine<typename Config::g1>> ps;
+    std::vector<g2_prepared<Config>> prepared;
+    ps.reserve(inputs.size());
+    prepared.reserve(inputs.size());
     for (const auto& in : inputs) {
         if (in.p.is_identity() || in.q.is_identity()) continue;
-        work.push_back(active{in.p.x, in.p.y, in.q.x, in.q.y, proj{in.q.x, in.q.y, fp2::one()}});
+        ps.push_back(in.p);
+        prepared.push_back(g2_prepared<Config>::prepare(in.q));
     }
-    fp12 f = fp12::one();
-    if (work.empty()) return f;
-
-    auto dbl_all = [&] {
-        f = f.square();
-        for (auto& a : work) {
-            auto l = pairing_detail::doubling_step<Config>(a.t);
-            pairing_detail::mul_by_line<Config>(f, l, a.xp, a.yp);
-        }
-    };
-    auto add_all = [&](bool negate) {
-        for (auto& a : work) {
-            auto l = pairing_detail::addition_step(a.t, a.qx, negate ? -a.qy : a.qy);
-            pairing_detail::mul_by_line<Config>(f, l, a.xp, a.yp);
-        }
-    };
-
-    if constexpr (Config::bls12_family) {
-        // f_{|x|, Q}: double-and-add over the bits of |x| below the top one.
-        constexpr uint64_t x = Config::loop_param;
-        int top = 63;
-        while (!((x >> top) & 1)) --top;
-        for (int i = top - 1; i >= 0; --i) {
-            dbl_all();
-            if ((x >> i) & 1) add_all(false);
-        }
-        // x < 0: f_{x,Q} = 1 / f_{|x|,Q} up to a vertical line (killed by the final
-        // exponentiation), and 1/f equals conj(f) after it.
-        if constexpr (Config::loop_param_negative) f = f.conjugate();
-    } else {
-        // BN: f_{6u+2, Q} over the NAF of 6u + 2, then the lines through pi(Q) and -pi^2(Q).
-        static_assert(!Config::loop_param_negative, "BN curves with u < 0 are not supported yet");
-        constexpr auto naf = pairing_detail::naf_of(u128(6) * Config::loop_param + 2);
-        for (size_t i = naf.length - 1; i-- > 0;) {
-            dbl_all();
-            if (naf.digit[i] == 1) add_all(false);
-            if (naf.digit[i] == -1) add_all(true);
-        }
-        // pi (untwist - Frobenius - twist) on a D-type twist: (x, y) -> (conj(x) g^2, conj(y) g^3)
-        // with g = xi^((p-1)/6); pi^2: (x, y) -> (x g2^2, y g2^3) with g2 = xi^((p^2-1)/6).
-        using table = typename fp12::frobenius_table;
-        constexpr fp2 g1 = table::gamma[1];
-        constexpr fp2 g2 = table::gamma[2];
-        const fp2 g1x = g1.square(), g1y = g1x * g1;
-        const fp2 g2x = g2.square(), g2y = g2x * g2;
-        for (auto& a : work) {
-            fp2 q1x = a.qx.conjugate() * g1x, q1y = a.qy.conjugate() * g1y;
-            fp2 q2x = a.qx * g2x, q2y = -(a.qy * g2y);
-            auto l1 = pairing_detail::addition_step(a.t, q1x, q1y);
-            pairing_detail::mul_by_line<Config>(f, l1, a.xp, a.yp);
-            auto l2 = pairing_detail::addition_step(a.t, q2x, q2y);
-            pairing_detail::mul_by_line<Config>(f, l2, a.xp, a.yp);
-        }
-    }
-    return f;
+    std::vector<const g2_prepared<Config>*> qs;
+    qs.reserve(prepared.size());
+    for (const auto& q : prepared) qs.push_back(&q);
+    return miller_loop_prepared_vartime<Config>(ps, qs);
 }
 
 }  // namespace cuzk

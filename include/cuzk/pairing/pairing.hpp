@@ -4,6 +4,7 @@
 //   using cfg = cuzk::bls12_381::pairing_config;
 //   auto e = cuzk::pairing<cfg>(p, q);                       // in GT (an Fp12 element)
 //   bool ok = cuzk::pairing_check<cfg>(inputs);              // prod e(P_i, Q_i) == 1
+//   auto vk_beta = cuzk::g2_prepared<cfg>::prepare(beta);     // fixed G2 points: lines once
 //
 // Inputs are affine points assumed to be in G1 and G2 (check subgroup membership with
 // ec/subgroup.hpp first when they come from outside). Everything here is variable time:
@@ -36,6 +37,13 @@ typename Config::gt_field multi_pairing(std::span<const pairing_input<Config>> i
 template <class Config>
 bool pairing_check(std::span<const pairing_input<Config>> inputs) {
     return multi_pairing<Config>(inputs).is_one();
+}
+
+/// True when prod_i e(P_i, Q_i) == 1 for G2 points prepared once (g2_prepared::prepare).
+template <class Config>
+bool pairing_check_prepared(std::span<const affine<typename Config::g1>> ps,
+                            std::span<const g2_prepared<Config>* const> qs) {
+    return final_exponentiation<Config>(miller_loop_prepared_vartime<Config>(ps, qs)).is_one();
 }
 
 /// True when f lies in GT, the order-r subgroup of Fp12^*: f != 0 and f^r == 1.
