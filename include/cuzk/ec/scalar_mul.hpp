@@ -25,6 +25,15 @@
 #include "cuzk/ec/group_config.hpp"
 #include "cuzk/ec/jacobian.hpp"
 
+// Loops whose body is a whole point operation stay rolled on the device: unrolling them
+// multiplies code size (and nvcc compile time) for no gain, since each iteration is thousands
+// of instructions anyway.
+#if CUZK_DEVICE_CODE
+#define CUZK_EC_ROLLED _Pragma("unroll 1")
+#else
+#define CUZK_EC_ROLLED
+#endif
+
 namespace cuzk {
 
 namespace detail {
@@ -98,10 +107,13 @@ CUZK_HD jacobian<G> mul(const jacobian<G>& p, const typename G::scalar& k) {
     jacobian<G> table[1 << window];
     table[0] = jacobian<G>::identity();
     table[1] = p;
+    CUZK_EC_ROLLED
     for (size_t i = 2; i < (1 << window); ++i) table[i] = detail::add_ct(table[i - 1], p);
     const auto e = k.to_canonical();
     jacobian<G> acc = jacobian<G>::identity();
+    CUZK_EC_ROLLED
     for (size_t w = windows; w-- > 0;) {
+        CUZK_EC_ROLLED
         for (size_t i = 0; i < window; ++i) acc = acc.dbl();
         const uint32_t digit = e.bits_at(window * w, window);
         jacobian<G> t = table[0];
@@ -122,15 +134,18 @@ CUZK_HD constexpr jacobian<G> mul_vartime(const jacobian<G>& p, const bigint<N>&
     jacobian<G> odd[1 << (w - 2)];  // P, 3P, 5P, ..., 15P
     odd[0] = p;
     const jacobian<G> p2 = p.dbl();
+    CUZK_EC_ROLLED
     for (size_t i = 1; i < (1 << (w - 2)); ++i) odd[i] = odd[i - 1] + p2;
     int8_t digits[64 * N + 1] = {};
     size_t n = detail::wnaf(digits, k, w);
     jacobian<G> acc = jacobian<G>::identity();
+    CUZK_EC_ROLLED
     for (size_t i = n; i-- > 0;) {
         acc = acc.dbl();
         const int d = digits[i];
-        if (d > 0) acc += odd[(d - 1) / 2];
-        if (d < 0) acc -= odd[(-d - 1) / 2];
+        if (d == 0) continue;
+        jacobian<G> t = odd[(d > 0 ? d : -d) / 2];  // |d| odd: index (|d| - 1) / 2
+        acc += d > 0 ? t : -t;                       // one inlined addition, not two
     }
     return acc;
 }
@@ -202,8 +217,11 @@ CUZK_HD constexpr jacobian<G> mul_subgroup_vartime(const jacobian<G>& p, const t
         jacobian<G> odd[max_dims][table];
         const jacobian<G> p2 = p.dbl();
         odd[0][0] = p;
+        CUZK_EC_ROLLED
         for (size_t j = 1; j < table; ++j) odd[0][j] = odd[0][j - 1] + p2;
+        CUZK_EC_ROLLED
         for (size_t i = 1; i < dims; ++i) {
+            CUZK_EC_ROLLED
             for (size_t j = 0; j < table; ++j) {
                 jacobian<G> t{};
                 if constexpr (has_phi<G>) {
@@ -215,13 +233,16 @@ CUZK_HD constexpr jacobian<G> mul_subgroup_vartime(const jacobian<G>& p, const t
             }
         }
         jacobian<G> acc = jacobian<G>::identity();
+        CUZK_EC_ROLLED
         for (size_t pos = top; pos-- > 0;) {
             acc = acc.dbl();
+            CUZK_EC_ROLLED
             for (size_t i = 0; i < dims; ++i) {
                 if (pos >= len[i]) continue;
                 const int d = naf[i][pos];
-                if (d > 0) acc += odd[i][(d - 1) / 2];
-                if (d < 0) acc -= odd[i][(-d - 1) / 2];
+                if (d == 0) continue;
+                jacobian<G> t = odd[i][(d > 0 ? d : -d) / 2];
+                acc += d > 0 ? t : -t;
             }
         }
         return acc;
@@ -233,3 +254,5 @@ CUZK_HD constexpr jacobian<G> mul_subgroup_vartime(const affine<G>& p, const typ
 }
 
 }  // namespace cuzk
+
+#undef CUZK_EC_ROLLED
