@@ -90,8 +90,7 @@ struct fp12 {
     template <unsigned K>
     CUZK_HD constexpr fp12 frobenius_map() const {
         constexpr fp2_type g = frobenius_table::gamma[K % 12];
-        base b = c1.template frobenius_map<K % 6>();
-        return fp12{c0.template frobenius_map<K % 6>(), fp2_sparse_scale(b, g)};
+        return fp12{c0.template frobenius_map<K % 6>(), c1.template frobenius_map<K % 6>().mul_by_base(g)};
     }
     /// this^(p^k) for a run-time k.
     CUZK_HD constexpr fp12 frobenius_map(unsigned k) const {
@@ -177,8 +176,6 @@ struct fp12 {
     }
 
 private:
-    CUZK_HD static constexpr base fp2_sparse_scale(const base& b, const fp2_type& g) { return b.mul_by_base(g); }
-
     /// (x + y s)^2 = (x^2 + xi y^2) + 2xy s in Fp4 = Fp2[s]/(s^2 - xi).
     CUZK_HD static constexpr void fp4_square(fp2_type& r0, fp2_type& r1, const fp2_type& x, const fp2_type& y) {
         fp2_type x2 = x.square();
