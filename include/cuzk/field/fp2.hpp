@@ -78,7 +78,7 @@ struct fp2 {
     }
 
     /// Karatsuba: 3M + 5A (a0 b0 + beta a1 b1, (a0 + a1)(b0 + b1) - a0 b0 - a1 b1).
-    CUZK_HD constexpr friend fp2 operator*(const fp2& a, const fp2& b) {
+    CUZK_HD_OUTLINE constexpr friend fp2 operator*(const fp2& a, const fp2& b) {
         base v0 = a.c0 * b.c0;
         base v1 = a.c1 * b.c1;
         base s = (a.c0 + a.c1) * (b.c0 + b.c1);
@@ -88,7 +88,7 @@ struct fp2 {
     CUZK_HD constexpr fp2 mul_by_base(const base& b) const { return fp2{c0 * b, c1 * b}; }
 
     /// Complex squaring: 2M. For beta = -1: ((a0 + a1)(a0 - a1), 2 a0 a1).
-    CUZK_HD constexpr fp2 square() const {
+    CUZK_HD_OUTLINE constexpr fp2 square() const {
         base v0 = c0 * c1;
         if constexpr (nonresidue == -1) {
             return fp2{(c0 + c1) * (c0 - c1), v0.dbl()};
