@@ -208,3 +208,25 @@ struct zkey {
 };
 
 }  // namespace cuzk::io
+
+namespace cuzk::io {
+
+/// snarkjs's name of the curve a .zkey is for ("bn128" or "bls12381"), from the base-field
+/// prime in its header; throws decode_error for any other prime or a malformed header.
+inline std::string zkey_curve_name(const std::string& path) {
+    binfile f(std::make_shared<file_source>(path), "zkey", 1, &zkey<bn128>::section_name);
+    auto r = f.reader(2);
+    const uint32_t n8q = r.u32();
+    if (n8q != 32 && n8q != 48) throw r.fail("base field of " + std::to_string(n8q) + " bytes is neither BN254's nor BLS12-381's");
+    std::vector<uint8_t> q = r.bytes(n8q);
+    auto equals = [&](const auto& modulus) {
+        for (size_t i = 0; i < n8q; ++i)
+            if (q[i] != uint8_t(modulus.limb[i / 8] >> (8 * (i % 8)))) return false;
+        return true;
+    };
+    if (n8q == 32 && equals(bn254::fq::modulus)) return "bn128";
+    if (n8q == 48 && equals(bls12_381::fp::modulus)) return "bls12381";
+    throw r.fail("base field prime is neither BN254's nor BLS12-381's");
+}
+
+}  // namespace cuzk::io
