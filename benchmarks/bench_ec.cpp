@@ -1,5 +1,5 @@
 // Host point arithmetic per curve group (one thread): Jacobian add / mixed add / double, XYZZ
-// add / mixed add / double, scalar multiplication (constant-time and wNAF), the subgroup test
+// add / mixed add / double, scalar multiplication (constant-time, wNAF, endomorphism), the subgroup test
 // and batch normalisation. Each op runs as a dependency chain (acc <- op(acc, ...)), so the
 // time per iteration is the latency a sequential caller sees; items_per_second = ops/s.
 #include <benchmark/benchmark.h>
@@ -108,6 +108,15 @@ void BM_mul_vartime(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 template <class G>
+void BM_mul_subgroup_vartime(benchmark::State& state) {
+    inputs<G> in;
+    for (auto _ : state) {
+        in.p = mul_subgroup_vartime(in.p, in.k);
+        benchmark::DoNotOptimize(in.p);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+template <class G>
 void BM_is_in_subgroup(benchmark::State& state) {
     inputs<G> in;
     for (auto _ : state) benchmark::DoNotOptimize(is_in_subgroup(in.p));
@@ -137,6 +146,7 @@ void BM_batch_normalize_1024(benchmark::State& state) {
     BENCHMARK(BM_xyzz_double<G>)->Name("xyzz_double/" label);                      \
     BENCHMARK(BM_mul_constant_time<G>)->Name("mul_constant_time/" label);          \
     BENCHMARK(BM_mul_vartime<G>)->Name("mul_vartime/" label);                      \
+    BENCHMARK(BM_mul_subgroup_vartime<G>)->Name("mul_subgroup_vartime/" label);    \
     BENCHMARK(BM_is_in_subgroup<G>)->Name("is_in_subgroup/" label);                \
     BENCHMARK(BM_is_in_subgroup_by_order<G>)->Name("is_in_subgroup_by_order/" label); \
     BENCHMARK(BM_batch_normalize_1024<G>)->Name("batch_normalize_1024/" label)

@@ -11,7 +11,8 @@
 //                      [+-e], and runs one interleaved wNAF over 2-4 short scalars (GLV/GLS):
 //                      64 doublings instead of 255 on BLS12-381 G2. Falls back to mul_vartime
 //                      for groups without such an endomorphism (BN254 G1).
-// Both work on host and device (no allocation, no exceptions).
+// All work on host and device (no allocation, no exceptions); on the device they are calls
+// (CUZK_HD_OUTLINE), not inlined: each is tens of point operations' worth of code.
 #pragma once
 
 #include <cstddef>
@@ -38,11 +39,22 @@ namespace cuzk {
 
 namespace detail {
 
+/// Out-of-line (on the device) addition and doubling for the scalar-multiplication loops:
+/// one copy of each formula per group instead of one per call site.
+template <class G>
+CUZK_HD_OUTLINE constexpr jacobian<G> add_outline(const jacobian<G>& p, const jacobian<G>& q) {
+    return p + q;
+}
+template <class G>
+CUZK_HD_OUTLINE constexpr jacobian<G> dbl_outline(const jacobian<G>& p) {
+    return p.dbl();
+}
+
 /// P + Q without secret-dependent branches: the generic add-2007-bl result, 2P, P, Q and the
 /// identity are all computed or available, and the right one is selected by masks.
 /// (When P == -Q the generic formula already yields Z3 = 0, i.e. the identity.)
 template <class G>
-CUZK_HD jacobian<G> add_ct(const jacobian<G>& p, const jacobian<G>& q) {
+CUZK_HD_OUTLINE jacobian<G> add_ct(const jacobian<G>& p, const jacobian<G>& q) {
     using field = typename G::field;
     field z1z1 = p.z.square();
     field z2z2 = q.z.square();
@@ -59,7 +71,7 @@ CUZK_HD jacobian<G> add_ct(const jacobian<G>& p, const jacobian<G>& q) {
     sum.x = rr.square() - j - v.dbl();
     sum.y = rr * (v - sum.x) - (s1 * j).dbl();
     sum.z = ((p.z + q.z).square() - z1z1 - z2z2) * h;
-    jacobian<G> twice = p.dbl();
+    jacobian<G> twice = dbl_outline(p);
     const bool p_inf = p.is_identity();
     const bool q_inf = q.is_identity();
     const bool same = h.is_zero() & rr.is_zero() & !p_inf & !q_inf;
@@ -100,7 +112,7 @@ CUZK_HD constexpr size_t wnaf(int8_t* digits, const bigint<N>& k_in, unsigned w)
 /// [k]P for a secret scalar, in constant time (fixed 4-bit windows over all bits of the
 /// scalar field, a 16-entry table read in full at every step, branch-free additions).
 template <class G>
-CUZK_HD jacobian<G> mul(const jacobian<G>& p, const typename G::scalar& k) {
+CUZK_HD_OUTLINE jacobian<G> mul(const jacobian<G>& p, const typename G::scalar& k) {
     using scalar = typename G::scalar;
     constexpr size_t window = 4;
     constexpr size_t windows = (scalar::modulus_bits + window - 1) / window;
@@ -114,7 +126,7 @@ CUZK_HD jacobian<G> mul(const jacobian<G>& p, const typename G::scalar& k) {
     CUZK_EC_ROLLED
     for (size_t w = windows; w-- > 0;) {
         CUZK_EC_ROLLED
-        for (size_t i = 0; i < window; ++i) acc = acc.dbl();
+        for (size_t i = 0; i < window; ++i) acc = detail::dbl_outline(acc);
         const uint32_t digit = e.bits_at(window * w, window);
         jacobian<G> t = table[0];
         for (uint32_t i = 1; i < (1u << window); ++i) t = ct_select(t, table[i], i == digit);
@@ -129,23 +141,23 @@ CUZK_HD jacobian<G> mul(const affine<G>& p, const typename G::scalar& k) {
 
 /// [k]P for a public integer k of any width (k need not be below r), by width-5 wNAF.
 template <class G, size_t N>
-CUZK_HD constexpr jacobian<G> mul_vartime(const jacobian<G>& p, const bigint<N>& k) {
+CUZK_HD_OUTLINE constexpr jacobian<G> mul_vartime(const jacobian<G>& p, const bigint<N>& k) {
     constexpr unsigned w = 5;
     jacobian<G> odd[1 << (w - 2)];  // P, 3P, 5P, ..., 15P
     odd[0] = p;
-    const jacobian<G> p2 = p.dbl();
+    const jacobian<G> p2 = detail::dbl_outline(p);
     CUZK_EC_ROLLED
-    for (size_t i = 1; i < (1 << (w - 2)); ++i) odd[i] = odd[i - 1] + p2;
+    for (size_t i = 1; i < (1 << (w - 2)); ++i) odd[i] = detail::add_outline(odd[i - 1], p2);
     int8_t digits[64 * N + 1] = {};
     size_t n = detail::wnaf(digits, k, w);
     jacobian<G> acc = jacobian<G>::identity();
     CUZK_EC_ROLLED
     for (size_t i = n; i-- > 0;) {
-        acc = acc.dbl();
+        acc = detail::dbl_outline(acc);
         const int d = digits[i];
         if (d == 0) continue;
         jacobian<G> t = odd[(d > 0 ? d : -d) / 2];  // |d| odd: index (|d| - 1) / 2
-        acc += d > 0 ? t : -t;                       // one inlined addition, not two
+        acc = detail::add_outline(acc, d > 0 ? t : -t);
     }
     return acc;
 }
@@ -188,7 +200,7 @@ CUZK_HD constexpr bigint<N> divmod(bigint<N>& q, const bigint<N>& k, const bigin
 /// k = sum d_i e^i and [k]P = sum [d_i] Q_i with Q_0 = P, Q_(i+1) = +-endo(Q_i); the short d_i
 /// share one chain of doublings (interleaved width-5 wNAF).
 template <class G>
-CUZK_HD constexpr jacobian<G> mul_subgroup_vartime(const jacobian<G>& p, const typename G::scalar& k) {
+CUZK_HD_OUTLINE constexpr jacobian<G> mul_subgroup_vartime(const jacobian<G>& p, const typename G::scalar& k) {
     if constexpr (!has_eigenvalue_test<G>) {
         return mul_vartime(p, k);
     } else {
@@ -215,10 +227,10 @@ CUZK_HD constexpr jacobian<G> mul_subgroup_vartime(const jacobian<G>& p, const t
             ++dims;
         }
         jacobian<G> odd[max_dims][table];
-        const jacobian<G> p2 = p.dbl();
+        const jacobian<G> p2 = detail::dbl_outline(p);
         odd[0][0] = p;
         CUZK_EC_ROLLED
-        for (size_t j = 1; j < table; ++j) odd[0][j] = odd[0][j - 1] + p2;
+        for (size_t j = 1; j < table; ++j) odd[0][j] = detail::add_outline(odd[0][j - 1], p2);
         CUZK_EC_ROLLED
         for (size_t i = 1; i < dims; ++i) {
             CUZK_EC_ROLLED
@@ -235,14 +247,14 @@ CUZK_HD constexpr jacobian<G> mul_subgroup_vartime(const jacobian<G>& p, const t
         jacobian<G> acc = jacobian<G>::identity();
         CUZK_EC_ROLLED
         for (size_t pos = top; pos-- > 0;) {
-            acc = acc.dbl();
+            acc = detail::dbl_outline(acc);
             CUZK_EC_ROLLED
             for (size_t i = 0; i < dims; ++i) {
                 if (pos >= len[i]) continue;
                 const int d = naf[i][pos];
                 if (d == 0) continue;
                 jacobian<G> t = odd[i][(d > 0 ? d : -d) / 2];
-                acc += d > 0 ? t : -t;
+                acc = detail::add_outline(acc, d > 0 ? t : -t);
             }
         }
         return acc;
