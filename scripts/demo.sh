@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Builds and runs the example program on its embedded default input.
+# Builds the example prover (and cuzk-verify) and proves its embedded default circuit.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${CUZK_BUILD_DIR:-$root/build-demo}
 
 "$root/scripts/install-deps.sh"
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCHMARKS=OFF
-cmake --build "$build" --target cuzk-demo
-"$build/examples/cuzk-demo" "$@"
+# With a GPU the prover is built with its CUDA backend; without one, as plain C++ (quick).
+cuda=AUTO
+nvidia-smi -L >/dev/null 2>&1 || cuda=OFF
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA=$cuda \
+  -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCHMARKS=OFF
+cmake --build "$build" --target cuzk-prove cuzk-verify
+"$build/examples/cuzk-prove" "$@"

@@ -1,0 +1,310 @@
+// cuzk-prove: the example prover, in two modes.
+//
+//   cuzk-prove [options]      builds the embedded default circuit (a synthetic BLS12-381
+//                             circuit with a 2^12-row domain), runs the INSECURE test setup,
+//                             proves (GPU when present, else CPU), verifies, prints a per-stage
+//                             timing table; exits 0 only if every proof verifies (--help).
+//   cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu]
+//                             rapidsnark's interface: proves a circom/snarkjs circuit and writes
+//                             proof.json and public.json as snarkjs does (bn128 or bls12381,
+//                             read from the zkey).
+//
+// Built as CUDA when the project has CUDA enabled (the GPU backend), else as plain C++.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+#include "cuzk/groth16/curve.hpp"
+#include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/synthetic_circuit.hpp"
+#include "cuzk/groth16/test_setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/snarkjs_json.hpp"
+#include "cuzk/io/wtns.hpp"
+#include "cuzk/io/zkey_groth16.hpp"
+#if defined(__CUDACC__)
+#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/test_setup_cuda.cuh"
+#endif
+
+namespace {
+
+using namespace cuzk::groth16;
+
+struct options {
+    std::string curve = "bls12-381";
+    unsigned log_size = 12;
+    double bit_share = 0.0;
+    unsigned proofs = 1;
+    unsigned workers = 1;
+    uint64_t seed = 1;
+    std::string backend = "auto", locking = "split", staging = "prestaged", g2 = "gpu";
+    double vram_gb = 0;  // 0: 90% of the device's memory
+};
+
+[[noreturn]] void usage(const char* why) {
+    std::fprintf(stderr,
+                 "%s\n"
+                 "usage: cuzk-prove [options]\n"
+                 "  --curve bls12-381|bn254      (default bls12-381)\n"
+                 "  --log-size K                 proving domain of 2^K rows (default 12)\n"
+                 "  --witness random|bits        random: all witness values full width (default);\n"
+                 "                               bits: 90%% of them in {0, 1}, like Filecoin's circuits\n"
+                 "  --bit-share F                share of bit-valued witness in [0, 1]\n"
+                 "  --proofs N                   proofs with the resident key (default 1)\n"
+                 "  --backend auto|cpu|gpu       (default auto: gpu when present)\n"
+                 "  --lock split|device|none     GPU lock granularity (default split)\n"
+                 "  --staging prestaged|on-demand|streamed   (default prestaged)\n"
+                 "  --g2 gpu|cpu                 where the G2 MSM runs (default gpu)\n"
+                 "  --workers N                  threads proving concurrently on one GPU (default 1)\n"
+                 "  --vram-gb G                  VRAM budget (default: 90%% of the device)\n"
+                 "  --seed S                     circuit and setup seed (default 1)\n",
+                 why);
+    std::exit(2);
+}
+
+options parse(int argc, char** argv) {
+    options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string_view a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) usage(("cuzk-prove: missing value after " + std::string(a)).c_str());
+            return argv[++i];
+        };
+        auto number = [&](double lo, double hi) {
+            std::string v = value();
+            char* end = nullptr;
+            double x = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != '\0' || x < lo || x > hi)
+                usage(("cuzk-prove: bad value '" + v + "' for " + std::string(a)).c_str());
+            return x;
+        };
+        auto one_of = [&](std::initializer_list<const char*> allowed) {
+            std::string v = value();
+            for (const char* x : allowed)
+                if (v == x) return v;
+            usage(("cuzk-prove: bad value '" + v + "' for " + std::string(a)).c_str());
+        };
+        if (a == "--curve") o.curve = one_of({"bls12-381", "bn254"});
+        else if (a == "--log-size") o.log_size = unsigned(number(3, 28));
+        else if (a == "--witness") o.bit_share = one_of({"random", "bits"}) == "bits" ? 0.9 : 0.0;
+        else if (a == "--bit-share") o.bit_share = number(0, 1);
+        else if (a == "--proofs") o.proofs = unsigned(number(1, 1e6));
+        else if (a == "--backend") o.backend = one_of({"auto", "cpu", "gpu"});
+        else if (a == "--lock") o.locking = one_of({"split", "device", "none"});
+        else if (a == "--staging") o.staging = one_of({"prestaged", "on-demand", "streamed"});
+        else if (a == "--g2") o.g2 = one_of({"gpu", "cpu"});
+        else if (a == "--workers") o.workers = unsigned(number(1, 64));
+        else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
+        else if (a == "--seed") o.seed = uint64_t(number(0, 1e18));
+        else if (a == "--help" || a == "-h") usage("cuzk-prove: the example Groth16 prover");
+        else usage(("cuzk-prove: unknown argument " + std::string(a)).c_str());
+    }
+    return o;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
+}
+
+/// Runs o.proofs proofs on o.workers threads with `prove(k, times)`, verifies each, prints the
+/// median per stage; returns true if all verified.
+template <class Curve, class ProveFn>
+bool run_proofs(const options& o, const proving_key<Curve>& pk, const circuit<typename Curve::fr>& ckt, ProveFn prove) {
+    std::vector<stage_times> times(o.proofs);
+    std::vector<char> ok(o.proofs, 0);
+    std::vector<double> verify_ms(o.proofs);
+    auto t0 = std::chrono::steady_clock::now();
+    std::vector<std::thread> threads;
+    for (unsigned w = 0; w < o.workers; ++w)
+        threads.emplace_back([&, w] {
+            for (unsigned k = w; k < o.proofs; k += o.workers) {
+                proof<Curve> pi = prove(times[k]);
+                auto tv = std::chrono::steady_clock::now();
+                ok[k] = verify(pk.vk, ckt.public_inputs(), pi);
+                verify_ms[k] = 1e3 * seconds_since(tv);
+                if (o.proofs >= 10 && w == 0) std::printf("  ... proof %u/%u\r", k + 1, o.proofs), std::fflush(stdout);
+            }
+        });
+    for (auto& t : threads) t.join();
+    const double wall = seconds_since(t0);
+
+    std::vector<std::string> names;
+    std::map<std::string, std::vector<double>> per_stage;
+    std::vector<double> totals;
+    for (const auto& t : times) {
+        for (const auto& s : t.stages) {
+            if (!per_stage.count(s.name)) names.push_back(s.name);
+            per_stage[s.name].push_back(s.ms());
+        }
+        totals.push_back(t.total_ms());
+    }
+    std::printf("\n  %-28s %12s\n", "stage (median of proofs)", "ms");
+    for (const auto& n : names) std::printf("  %-28s %12.2f\n", n.c_str(), median(per_stage[n]));
+    std::printf("  %-28s %12.2f\n  %-28s %12.2f\n", "prove (one proof)", median(totals), "verify", median(verify_ms));
+    std::printf("  %-28s %12.2f  (%u proofs, %u worker%s)\n", "throughput: ms per proof", 1e3 * wall / o.proofs, o.proofs,
+                o.workers, o.workers == 1 ? "" : "s");
+    bool all = std::all_of(ok.begin(), ok.end(), [](char c) { return c != 0; });
+    std::printf("  %u/%u proofs VALID\n", unsigned(std::count(ok.begin(), ok.end(), 1)), o.proofs);
+    return all;
+}
+
+#if defined(__CUDACC__)
+bool gpu_present() {
+    int n = 0;
+    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+template <class Curve, class Policy>
+bool run_gpu_policy(const options& o, std::shared_ptr<const proving_key<Curve>> pk,
+                    const circuit<typename Curve::fr>& ckt) {
+    cudaDeviceProp prop{};
+    CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    size_t budget = o.vram_gb > 0 ? size_t(o.vram_gb * 1e9) : size_t(0.9 * double(prop.totalGlobalMem));
+    gpu_context gpu(0, budget);
+    auto t0 = std::chrono::steady_clock::now();
+    prover<Curve, Policy> p(pk, gpu);
+    std::printf("  GPU: %s, budget %.1f GB; key %s (%.2f s)\n", prop.name, budget / 1e9,
+                p.key_resident() ? "resident" : "uploaded per proof", seconds_since(t0));
+    if (!p.fallback_reason().empty()) std::printf("  note: %s\n", p.fallback_reason().c_str());
+    return run_proofs<Curve>(o, *pk, ckt, [&](stage_times& t) { return p.prove(ckt.system, ckt.assignment, os_random{}, &t); });
+}
+
+template <class Curve, lock_granularity L>
+bool run_gpu_lock(const options& o, std::shared_ptr<const proving_key<Curve>> pk, const circuit<typename Curve::fr>& ckt) {
+    const bool g2 = o.g2 == "gpu";
+    if (o.staging == "prestaged")
+        return g2 ? run_gpu_policy<Curve, cuda_policy<L, staging::prestaged, true>>(o, pk, ckt)
+                  : run_gpu_policy<Curve, cuda_policy<L, staging::prestaged, false>>(o, pk, ckt);
+    if (o.staging == "streamed")
+        return g2 ? run_gpu_policy<Curve, cuda_policy<L, staging::streamed, true>>(o, pk, ckt)
+                  : run_gpu_policy<Curve, cuda_policy<L, staging::streamed, false>>(o, pk, ckt);
+    return g2 ? run_gpu_policy<Curve, cuda_policy<L, staging::on_demand, true>>(o, pk, ckt)
+              : run_gpu_policy<Curve, cuda_policy<L, staging::on_demand, false>>(o, pk, ckt);
+}
+#endif
+
+template <class Curve>
+int run(const options& o) {
+    using Fr = typename Curve::fr;
+    bool gpu = false;
+#if defined(__CUDACC__)
+    gpu = o.backend == "gpu" || (o.backend == "auto" && gpu_present());
+#endif
+    if (o.backend == "gpu" && !gpu) {
+        std::fprintf(stderr, "cuzk-prove: --backend gpu, but %s\n",
+#if defined(__CUDACC__)
+                     "no CUDA device is present");
+#else
+                     "this build has no CUDA support");
+#endif
+        return 2;
+    }
+    std::printf("cuzk-prove: %s, domain 2^%u, witness %.0f%% bits, %u proof(s), %s backend\n", Curve::name, o.log_size,
+                100 * o.bit_share, o.proofs, gpu ? "GPU" : "CPU");
+    auto t0 = std::chrono::steady_clock::now();
+    auto ckt = synthetic_circuit<Fr>({.log_domain = o.log_size, .num_public = 4, .bit_share = o.bit_share, .seed = o.seed});
+    std::printf("  circuit: %zu constraints, %zu variables, %zu public inputs (%.2f s)\n", ckt.system.num_constraints(),
+                ckt.system.num_variables, ckt.system.num_public, seconds_since(t0));
+    t0 = std::chrono::steady_clock::now();
+    std::printf("  setup: INSECURE test keys from a seed, on the %s ...\n", gpu ? "GPU" : "CPU"), std::fflush(stdout);
+    std::shared_ptr<const proving_key<Curve>> pk;
+#if defined(__CUDACC__)
+    if (gpu) pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure_cuda<Curve>(ckt.system, o.seed));
+#endif
+    if (!pk) pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure<Curve>(ckt.system, o.seed));
+    std::printf("  setup: %.2f s\n", seconds_since(t0));
+
+    bool ok = false;
+#if defined(__CUDACC__)
+    if (gpu) {
+        ok = o.locking == "split"    ? run_gpu_lock<Curve, lock_granularity::split>(o, pk, ckt)
+             : o.locking == "device" ? run_gpu_lock<Curve, lock_granularity::device>(o, pk, ckt)
+                                     : run_gpu_lock<Curve, lock_granularity::none>(o, pk, ckt);
+    }
+#endif
+    if (!gpu) {
+        prover<Curve> p(pk);
+        ok = run_proofs<Curve>(o, *pk, ckt, [&](stage_times& t) { return p.prove(ckt.system, ckt.assignment, os_random{}, &t); });
+    }
+    std::printf("%s\n", ok ? "all proofs verified" : "VERIFICATION FAILED");
+    return ok ? 0 : 1;
+}
+
+/// rapidsnark-compatible mode: zkey + wtns -> proof.json + public.json.
+template <class IoCurve>
+int prove_snarkjs(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
+                  const std::string& public_path, const std::string& backend) {
+    using Curve = cuzk::io::groth16_curve_t<IoCurve>;
+    using Fr = typename Curve::fr;
+    auto t0 = std::chrono::steady_clock::now();
+    auto z = cuzk::io::zkey<IoCurve>::read(zkey_path);
+    const auto w = cuzk::io::wtns<IoCurve>::read(wtns_path);
+    if (w.values.size() != z.n_vars)
+        throw cuzk::invalid_argument(wtns_path + " holds " + std::to_string(w.values.size()) + " values but " + zkey_path +
+                                     " expects " + std::to_string(z.n_vars) + " (witness of another circuit?)");
+    if (w.values.empty() || !w.values[0].is_one())
+        throw cuzk::invalid_argument(wtns_path + ": the first witness value must be 1");
+    std::vector<Fr> abc = cuzk::io::evaluate_abc<IoCurve>(z.coeffs, z.domain_size, w.values);
+    const size_t n_public = z.n_public;
+    auto pk = std::make_shared<const proving_key<Curve>>(cuzk::io::to_proving_key(std::move(z)));
+    const double read_s = seconds_since(t0);
+    t0 = std::chrono::steady_clock::now();
+    stage_times times;
+    proof<Curve> pi;
+    bool gpu = false;
+#if defined(__CUDACC__)
+    gpu = backend == "gpu" || (backend == "auto" && gpu_present());
+    if (gpu) {
+        gpu_context ctx(0, size_t(1) << 40);  // one proof, one worker: the budget only documents intent
+        prover<Curve, cuda_policy<lock_granularity::none, staging::on_demand>> p(pk, ctx);
+        pi = p.prove_from_abc(w.values, std::move(abc), os_random{}, &times);
+    }
+#endif
+    if (backend == "gpu" && !gpu) throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
+    if (!gpu) pi = prover<Curve>(pk).prove_from_abc(w.values, std::move(abc), os_random{}, &times);
+    const std::span<const Fr> publics(w.values.data() + 1, n_public);
+    cuzk::io::write_text_file(proof_path, cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi)));
+    cuzk::io::write_text_file(public_path, cuzk::io::public_to_json<IoCurve>(publics));
+    std::fprintf(stderr, "cuzk-prove: %s, %zu variables, domain %zu: read %.3f s, prove %.3f s (%s)\n",
+                 std::string(IoCurve::name).c_str(), pk->num_variables(), pk->domain_size(), read_s,
+                 seconds_since(t0), gpu ? "GPU" : "CPU");
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc >= 5 && argv[1][0] != '-') {
+        std::string backend = "auto";
+        if (argc == 7 && std::string_view(argv[5]) == "--backend") backend = argv[6];
+        else if (argc != 5) usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu]");
+        try {
+            std::string curve = cuzk::io::zkey_curve_name(argv[1]);
+            return curve == "bn128" ? prove_snarkjs<cuzk::io::bn128>(argv[1], argv[2], argv[3], argv[4], backend)
+                                    : prove_snarkjs<cuzk::io::bls12381>(argv[1], argv[2], argv[3], argv[4], backend);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "cuzk-prove: error: %s\n", e.what());
+            return 1;
+        }
+    }
+    options o = parse(argc, argv);
+    try {
+        return o.curve == "bn254" ? run<cuzk::bn254::curve>(o) : run<cuzk::bls12_381::curve>(o);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cuzk-prove: error: %s\n", e.what());
+        return 1;
+    }
+}
