@@ -88,7 +88,7 @@ TYPED_TEST(ProverGpuTest, PrestagedFallsBackWhenTheKeyDoesNotFit) {
     fixture<C> f(9, 0.5, 12);
     using P = cuda_policy<lock_granularity::split, staging::prestaged>;
     // A budget that holds one proof's buffers but not also the resident key.
-    size_t key_bytes = detail::device_key<C>::bytes_for(*f.pk);
+    size_t key_bytes = groth16::detail::device_key<C>::bytes_for(*f.pk);
     gpu_context probe(0, kBudget);
     size_t per_proof = prover<C, P>(f.pk, probe).per_proof_bytes();
     gpu_context tight(0, per_proof + key_bytes / 2);
