@@ -24,7 +24,7 @@
 #endif
 
 /// Asks the compiler to unroll the next loop fully (loops over limbs).
-#if defined(__CUDACC__) || defined(__clang__)
+#if defined(__CUDA_ARCH__) || defined(__clang__)
 #define CUZK_UNROLL _Pragma("unroll")
 #elif defined(__GNUC__)
 #define CUZK_UNROLL _Pragma("GCC unroll 16")
