@@ -192,7 +192,9 @@ TYPED_TEST(ec_subgroup, fast_test_agrees_with_multiplication_by_r) {
         bool by_order = is_in_subgroup_by_order(to_jacobian(p));
         EXPECT_EQ(is_in_subgroup(p), by_order);
         EXPECT_EQ(is_in_subgroup(rescaled_jacobian(p, rng)), by_order);
-        if (!cofactor_one) EXPECT_FALSE(by_order);  // random points almost never land in G
+        if (!cofactor_one) {
+            EXPECT_FALSE(by_order);  // random points almost never land in G
+        }
     }
 }
 
