@@ -174,11 +174,13 @@ public:
         return b;
     }
     /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
+    /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
     size_t msm_workspace_bytes() const {
         const auto& key = *pk_;
-        const size_t nv = key.num_variables();
-        return std::max(msm::msm_device_workspace_bytes<G1>(std::max(key.domain_size(), nv)),
-                        G2OnGpu ? msm::msm_device_workspace_bytes<G2>(nv) : size_t(0));
+        const size_t nv = key.num_variables(), aux = key.l.size();
+        return std::max({msm::msm_device_workspace_bytes<G1>(nv), msm::msm_device_workspace_bytes<G1>(aux),
+                         msm::msm_device_workspace_bytes<G1>(key.h.size()),
+                         G2OnGpu ? msm::msm_device_workspace_bytes<G2>(nv) : size_t(0)});
     }
 
     /// Proves that z satisfies cs (see the CPU prover for the errors it throws). Thread-safe:
