@@ -16,8 +16,8 @@
 //              the work per thread is the same whatever the bucket sizes (all scalars equal is as
 //              fast as random ones). A thread adds its runs into XYZZ sums; a run wholly inside
 //              its segment is written to its bucket; a run cut by a segment edge leaves a partial
-//              sum (tail of the segment where it starts, head of every later one) that the fold
-//              adds up when it reads that bucket.
+//              sum (tail of the segment where it starts, head of every later one), which a
+//              warp per cut run adds up in parallel (fixup kernel).
 //  5. fold (level 1)  per window, the 2^(c-1) buckets are cut into S segments of M; a thread
 //              computes run_j = sum B_b and acc_j = sum (b - jM + 1) B_b by running sums.
 //  6. fold (level 2)  one block per window: sum_b (b+1) B_b = sum_j acc_j + M sum_j j run_j; the
@@ -205,7 +205,16 @@ __global__ void __launch_bounds__(msm_block) msm_accumulate_kernel(xyzz<G>* buck
     uint32_t k = keys[a];
     bool started_before = a > 0 && keys[a - 1] == k;
     xyzz<G> acc = xyzz<G>::identity();
+    uint32_t v = vals[a];
+    affine<G> q = points[v & 0x7fffffffu];
     for (size_t p = a; p < e; ++p) {
+        // Load the next pair's point now: its (random) global load overlaps this addition.
+        uint32_t v_next = 0;
+        affine<G> q_next{};
+        if (p + 1 < e) {
+            v_next = vals[p + 1];
+            q_next = points[v_next & 0x7fffffffu];
+        }
         const uint32_t kp = keys[p];
         if (kp != k) {  // the run of k ended inside this segment
             if (started_before) head[t] = acc;
@@ -214,10 +223,10 @@ __global__ void __launch_bounds__(msm_block) msm_accumulate_kernel(xyzz<G>* buck
             k = kp;
             acc = xyzz<G>::identity();
         }
-        const uint32_t v = vals[p];
-        affine<G> q = points[v & 0x7fffffffu];
         if (v >> 31) q = -q;
         acc += q;
+        v = v_next;
+        q = q_next;
     }
     const bool continues = e < total && keys[e] == k;
     if (started_before) head[t] = acc;
@@ -225,34 +234,69 @@ __global__ void __launch_bounds__(msm_block) msm_accumulate_kernel(xyzz<G>* buck
     else buckets[k] = acc;
 }
 
-/// The full sum of bucket k, gathering the partial sums of a run cut by segment edges.
-template <class G>
-__device__ __forceinline__ xyzz<G> msm_load_bucket(uint32_t k, const xyzz<G>* buckets, const xyzz<G>* head,
-                                                   const xyzz<G>* tail, const uint32_t* start, size_t seg_len) {
-    const size_t s = start[k], e = start[k + 1];
-    if (s == e) return xyzz<G>::identity();
-    const size_t sg = s / seg_len, eg = (e - 1) / seg_len;
-    if (sg == eg) return buckets[k];
-    xyzz<G> r = tail[sg];
-    for (size_t g = sg + 1; g <= eg; ++g) r += head[g];
+/// Shuffles a trivially copyable value down the warp word by word.
+template <class T>
+__device__ __forceinline__ T msm_shfl_down(const T& x, unsigned delta) {
+    static_assert(sizeof(T) % 4 == 0, "shuffled by 32-bit words");
+    T r;
+    const uint32_t* src = reinterpret_cast<const uint32_t*>(&x);
+    uint32_t* dst = reinterpret_cast<uint32_t*>(&r);
+#pragma unroll
+    for (size_t i = 0; i < sizeof(T) / 4; ++i) dst[i] = __shfl_down_sync(0xffffffffu, src[i], delta);
     return r;
+}
+
+/// Step 4b: completes every bucket whose run was cut by segment edges. One warp per segment t;
+/// the run that leaves segment t (its last run) is completed by the warp of the segment where
+/// it starts: lanes sum the heads of the later segments in parallel, a shuffle tree adds the
+/// lanes, lane 0 writes tail + sum to the bucket. A run of length R costs R / (32 L) serial
+/// additions per lane instead of R / L in one thread (long runs: a nearly empty top window,
+/// or all scalars equal).
+template <class G>
+__global__ void __launch_bounds__(msm_block) msm_fixup_kernel(xyzz<G>* buckets, const xyzz<G>* head,
+                                                              const xyzz<G>* tail, const uint32_t* keys,
+                                                              const uint32_t* start, size_t seg_len, size_t segs,
+                                                              uint32_t K) {
+    const size_t t = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    if (t >= segs) return;  // whole warps leave together (blockDim is a multiple of 32)
+    const size_t total = start[K];
+    const size_t a = t * seg_len;
+    if (a >= total) return;
+    const size_t e_seg = a + seg_len < total ? a + seg_len : total;
+    const uint32_t k = keys[e_seg - 1];
+    const size_t s = start[k], e = start[k + 1];
+    if (s < a || e <= e_seg) return;  // starts in an earlier segment, or ends inside this one
+    const size_t last = (e - 1) / seg_len;
+    xyzz<G> sum = xyzz<G>::identity();
+    for (size_t g = t + 1 + lane; g <= last; g += 32) sum += head[g];
+#pragma unroll
+    for (unsigned d = 16; d > 0; d /= 2) {
+        xyzz<G> other = msm_shfl_down(sum, d);
+        sum += other;
+    }
+    if (lane == 0) buckets[k] = tail[t] + sum;
+}
+
+/// The full sum of bucket k (empty buckets were never written: identity).
+template <class G>
+__device__ __forceinline__ xyzz<G> msm_load_bucket(uint32_t k, const xyzz<G>* buckets, const uint32_t* start) {
+    return start[k] == start[k + 1] ? xyzz<G>::identity() : buckets[k];
 }
 
 /// Step 5: per (window, segment j): run_j = sum B_b and acc_j = sum (b - jM + 1) B_b over the
 /// segment's M buckets, by suffix sums from the top bucket down.
 template <class G>
 __global__ void __launch_bounds__(msm_block) msm_fold1_kernel(xyzz<G>* run_out, xyzz<G>* acc_out,
-                                                              const xyzz<G>* buckets, const xyzz<G>* head,
-                                                              const xyzz<G>* tail, const uint32_t* start,
-                                                              size_t seg_len, uint32_t B, uint32_t M, uint32_t S,
-                                                              unsigned windows) {
+                                                              const xyzz<G>* buckets, const uint32_t* start,
+                                                              uint32_t B, uint32_t M, uint32_t S, unsigned windows) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= size_t(windows) * S) return;
     const uint32_t w = uint32_t(t / S), j = uint32_t(t % S);
     const uint32_t base = w * B + j * M;
     xyzz<G> run = xyzz<G>::identity(), acc = xyzz<G>::identity();
     for (uint32_t b = M; b-- > 0;) {
-        run += msm_load_bucket<G>(base + b, buckets, head, tail, start, seg_len);
+        run += msm_load_bucket<G>(base + b, buckets, start);
         acc += run;
     }
     run_out[t] = run;
@@ -367,9 +411,12 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
         buckets, head, tail, skeys, svals, start, points, plan.seg_len, plan.segs, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
 
+    detail::msm_fixup_kernel<G><<<grid(plan.segs * 32, blk), blk, 0, stream>>>(
+        buckets, head, tail, skeys, start, plan.seg_len, plan.segs, plan.keys);
+    CUZK_CUDA_CHECK_LAUNCH("msm_fixup_kernel");
+
     detail::msm_fold1_kernel<G><<<grid(size_t(plan.windows) * plan.fold_segs, blk), blk, 0, stream>>>(
-        run, acc, buckets, head, tail, start, plan.seg_len, plan.buckets, plan.fold_len, plan.fold_segs,
-        plan.windows);
+        run, acc, buckets, start, plan.buckets, plan.fold_len, plan.fold_segs, plan.windows);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold1_kernel");
 
     detail::msm_fold2_kernel<G><<<plan.windows, plan.fold2_threads, 0, stream>>>(win, run, acc, plan.fold_len,

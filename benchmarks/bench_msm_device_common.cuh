@@ -1,0 +1,103 @@
+// Device MSM benchmark body shared by bench_msm_device.cu (G1) and bench_msm_device_g2.cu (G2):
+// device-resident points and uniform random full-width scalars, as the sppark anchors in
+// issue 4 were measured.
+//
+// Sizes: 2^CUZK_MSM_LOG_MIN .. 2^CUZK_MSM_LOG_MAX (environment; default 10..26, G2 up to
+// CUZK_MSM_G2_LOG_MAX, default 24). Each size is verified against the closed form of the
+// progression point set before it is timed (the verification call doubles as the warm-up);
+// a mismatch aborts the benchmark with an error. Time per call is wall time of msm_device
+// (kernels, the window-sum copy and the host-side Horner step): use
+// --benchmark_repetitions=7 --benchmark_report_aggregates_only=true for medians.
+#pragma once
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../tests/test_msm_util.hpp"
+#include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/stream.hpp"
+#include "cuzk/msm/pippenger_device.cuh"
+
+namespace msm_bench {
+
+using namespace cuzk;
+using namespace msm_test;
+
+unsigned env_or(const char* name, unsigned dflt) {
+    const char* v = std::getenv(name);
+    return v != nullptr ? unsigned(std::atoi(v)) : dflt;
+}
+
+/// Inputs for the largest size of a group, shared by all its sizes (prefixes).
+template <class G>
+struct inputs {
+    gpu::stream st;
+    progression<G> prog = progression<G>::make(2026, 1024);
+    std::vector<scalar_int<G>> scalars;
+    gpu::device_buffer<affine<G>> points;
+    gpu::device_buffer<scalar_int<G>> dscalars;
+    size_t n = 0;
+
+    void ensure(size_t want) {
+        if (want <= n) return;
+        scalars.resize(want);
+        std::mt19937_64 rng(7);
+        for (auto& s : scalars) s = random_scalar<G>(rng);
+        points = gpu::device_buffer<affine<G>>(want, st);
+        dscalars = gpu::device_buffer<scalar_int<G>>(want, st);
+        progression_points_device<G>(prog, points.data(), want, st);
+        CUZK_CUDA_CHECK_LAUNCH("progression_points_kernel");
+        dscalars.upload(scalars.data(), st);
+        st.synchronize();
+        n = want;
+    }
+    static inline size_t max_n = 0;  // the largest size registered: generated once
+    static inputs& get() {
+        static inputs in;
+        return in;
+    }
+};
+
+template <class G>
+void BM_msm_device(benchmark::State& state) {
+    const size_t n = size_t(1) << state.range(0);
+    auto& in = inputs<G>::get();
+    in.ensure(std::max(n, inputs<G>::max_n));
+    const size_t bytes = msm::msm_device_workspace_bytes<G>(n);
+    gpu::device_buffer<char> ws(bytes, in.st);
+    jacobian<G> got = msm::msm_device<G>(in.points.data(), in.dscalars.data(), n, ws.data(), bytes, in.st);
+    const jacobian<G> want = in.prog.expected(std::span<const scalar_int<G>>(in.scalars.data(), n));
+    if (!(got == want)) {
+        state.SkipWithError("MSM result differs from the closed form");
+        return;
+    }
+    for (auto _ : state) {
+        auto t0 = std::chrono::steady_clock::now();
+        jacobian<G> r = msm::msm_device<G>(in.points.data(), in.dscalars.data(), n, ws.data(), bytes, in.st);
+        auto t1 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(r);
+        state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+    }
+    state.counters["verified"] = 1;
+    state.counters["window_bits"] = msm::device_window_bits(n, G::scalar::modulus_bits);
+    state.counters["workspace_MiB"] = double(bytes) / (1 << 20);
+    in.st.synchronize();
+}
+
+template <class G>
+void register_group(const char* name, unsigned log_max) {
+    const unsigned lo = env_or("CUZK_MSM_LOG_MIN", 10);
+    inputs<G>::max_n = size_t(1) << log_max;
+    auto* b = benchmark::RegisterBenchmark((std::string("msm_device/") + name).c_str(), BM_msm_device<G>);
+    for (unsigned l = lo; l <= log_max; l += 2) b->Arg(l);
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));
+}
+
+}  // namespace msm_bench
+

@@ -1,0 +1,14 @@
+// Device MSM benchmarks, G2 of BLS12-381 (the G2 row of issue 4; body in
+// bench_msm_device_common.cuh). BN254 G2 is covered by the device tests, not benchmarked, to
+// keep this file's compile time down.
+// Sizes 2^CUZK_MSM_LOG_MIN .. 2^CUZK_MSM_G2_LOG_MAX (default 10..24).
+#include "bench_msm_device_common.cuh"
+
+int main(int argc, char** argv) {
+    const unsigned hi = msm_bench::env_or("CUZK_MSM_G2_LOG_MAX", 24);
+    msm_bench::register_group<msm_test::bls_g2>("bls12_381_g2", hi);
+    benchmark::Initialize(&argc, argv);
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
