@@ -87,17 +87,23 @@ TYPED_TEST(ProverGpuTest, PrestagedFallsBackWhenTheKeyDoesNotFit) {
     using C = TypeParam;
     fixture<C> f(9, 0.5, 12);
     using P = cuda_policy<lock_granularity::split, staging::prestaged>;
-    // A budget that holds one proof's buffers but not also the resident key.
-    size_t key_bytes = groth16::detail::device_key<C>::bytes_for(*f.pk);
     gpu_context probe(0, kBudget);
-    size_t per_proof = prover<C, P>(f.pk, probe).per_proof_bytes();
-    gpu_context tight(0, per_proof + key_bytes / 2);
-    prover<C, P> p(f.pk, tight);
-    EXPECT_FALSE(p.key_resident());
-    EXPECT_FALSE(p.fallback_reason().empty());
-    auto pi = p.prove(f.ckt.system, f.ckt.assignment);
-    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), pi));
-    // A budget that cannot hold one proof is a clear error, not a hang.
+    const prover<C, P> sizing(f.pk, probe);
+    const size_t key_bytes = groth16::detail::device_key<C>::bytes_for(*f.pk);
+    const size_t proof_bytes = sizing.resident_proof_bytes();
+    // Room for one resident key, one proof beside it, and half a key more.
+    gpu_context gpu(0, key_bytes + proof_bytes + key_bytes / 2);
+    prover<C, P> first(f.pk, gpu);
+    EXPECT_TRUE(first.key_resident());
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), first.prove(f.ckt.system, f.ckt.assignment)));
+    // A second resident copy does not fit: the second prover falls back and says why.
+    prover<C, P> second(f.pk, gpu);
+    EXPECT_FALSE(second.key_resident());
+    EXPECT_FALSE(second.fallback_reason().empty());
+    // Its per-proof upload cannot fit beside the first prover's resident key: a clear error,
+    // never a wait that could not end.
+    EXPECT_THROW(second.prove(f.ckt.system, f.ckt.assignment), invalid_argument);
+    // A budget that cannot hold one proof is a clear error too.
     gpu_context tiny(0, 1024);
     prover<C, cuda_policy<lock_granularity::split, staging::on_demand>> q(f.pk, tiny);
     EXPECT_THROW(q.prove(f.ckt.system, f.ckt.assignment), invalid_argument);

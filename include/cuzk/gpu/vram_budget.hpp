@@ -24,24 +24,28 @@ public:
         reservation() = default;
         reservation(const reservation&) = delete;
         reservation& operator=(const reservation&) = delete;
-        reservation(reservation&& o) noexcept : owner_(std::exchange(o.owner_, nullptr)), bytes_(o.bytes_) {}
+        reservation(reservation&& o) noexcept
+            : owner_(std::exchange(o.owner_, nullptr)), bytes_(o.bytes_), resident_(o.resident_) {}
         reservation& operator=(reservation&& o) noexcept {
             release();
             owner_ = std::exchange(o.owner_, nullptr);
             bytes_ = o.bytes_;
+            resident_ = o.resident_;
             return *this;
         }
         ~reservation() { release(); }
         size_t bytes() const { return owner_ ? bytes_ : 0; }
         void release() {
-            if (owner_) std::exchange(owner_, nullptr)->give_back(bytes_);
+            if (owner_) std::exchange(owner_, nullptr)->give_back(bytes_, resident_);
         }
 
     private:
         friend class vram_budget;
-        reservation(vram_budget* owner, size_t bytes) : owner_(owner), bytes_(bytes) {}
+        reservation(vram_budget* owner, size_t bytes, bool resident = false)
+            : owner_(owner), bytes_(bytes), resident_(resident) {}
         vram_budget* owner_ = nullptr;
         size_t bytes_ = 0;
+        bool resident_ = false;
     };
 
     explicit vram_budget(size_t capacity_bytes) : capacity_(capacity_bytes) {}
@@ -54,37 +58,50 @@ public:
         return used_;
     }
 
-    /// Reserves `bytes` now if they fit, else returns nothing (the caller falls back).
-    std::optional<reservation> try_reserve(size_t bytes) {
+    /// Bytes held by resident reservations (kept for a prover's lifetime, e.g. a staged key).
+    size_t resident() const {
         std::lock_guard lock(m_);
-        if (bytes > capacity_ - used_) return std::nullopt;
-        used_ += bytes;
-        return reservation(this, bytes);
+        return resident_;
     }
 
-    /// Reserves `bytes`, waiting for other holders to give back; throws invalid_argument if
-    /// `bytes` exceeds the whole budget (waiting could never succeed).
+    /// Reserves `bytes` for as long as the reservation lives, if they fit now next to
+    /// `headroom` more bytes (what one proof will need); else returns nothing (the caller falls
+    /// back). Resident bytes are never waited for by reserve().
+    std::optional<reservation> try_reserve_resident(size_t bytes, size_t headroom = 0) {
+        std::lock_guard lock(m_);
+        if (bytes > capacity_ - used_ || headroom > capacity_ - used_ - bytes) return std::nullopt;
+        used_ += bytes;
+        resident_ += bytes;
+        return reservation(this, bytes, true);
+    }
+
+    /// Reserves `bytes`, waiting for other (transient) holders to give back; throws
+    /// invalid_argument when waiting could never succeed: `bytes` exceed the budget less its
+    /// resident part.
     reservation reserve(size_t bytes) {
-        if (bytes > capacity_)
-            throw invalid_argument("vram_budget: " + std::to_string(bytes) + " bytes exceed the budget of " +
-                                   std::to_string(capacity_));
         std::unique_lock lock(m_);
+        if (bytes > capacity_ - resident_)
+            throw invalid_argument("vram_budget: " + std::to_string(bytes) + " bytes exceed the budget of " +
+                                   std::to_string(capacity_) + " less its " + std::to_string(resident_) +
+                                   " resident bytes");
         freed_.wait(lock, [&] { return bytes <= capacity_ - used_; });
         used_ += bytes;
         return reservation(this, bytes);
     }
 
 private:
-    void give_back(size_t bytes) {
+    void give_back(size_t bytes, bool resident) {
         {
             std::lock_guard lock(m_);
             used_ -= bytes;
+            if (resident) resident_ -= bytes;
         }
         freed_.notify_all();
     }
 
     const size_t capacity_;
     size_t used_ = 0;
+    size_t resident_ = 0;
     mutable std::mutex m_;
     std::condition_variable freed_;
 };

@@ -142,11 +142,13 @@ public:
         std::lock_guard memory(gpu_.memory_mutex());
         domain_ = std::make_unique<ntt::device_domain<fr>>(host_domain_, setup_stream_);
         if constexpr (Stage == staging::prestaged) {
-            if (auto r = gpu_.budget().try_reserve(detail::device_key<Curve>::bytes_for(key))) {
+            // Resident only if one proof's buffers still fit beside the key.
+            if (auto r = gpu_.budget().try_reserve_resident(detail::device_key<Curve>::bytes_for(key),
+                                                            resident_proof_bytes())) {
                 key_reservation_ = std::move(*r);
                 resident_ = std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_, events_.e);
             } else {
-                fallback_reason_ = "the proving key does not fit the VRAM budget; uploading it per proof";
+                fallback_reason_ = "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof";
             }
         }
         if constexpr (Stage == staging::streamed) {
@@ -168,10 +170,14 @@ public:
     const std::string& fallback_reason() const { return fallback_reason_; }
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
-        const auto& key = *pk_;
-        size_t b = (3 * key.domain_size() + key.num_variables()) * sizeof(fr) + msm_workspace_bytes() + 4 * 256;
-        if (!resident_) b += detail::device_key<Curve>::bytes_for(key);
+        size_t b = resident_proof_bytes();
+        if (!resident_) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
+    }
+    /// Device bytes one proof needs when the key is resident: a, b, c, z and the MSM workspace.
+    size_t resident_proof_bytes() const {
+        const auto& key = *pk_;
+        return (3 * key.domain_size() + key.num_variables()) * sizeof(fr) + msm_workspace_bytes() + 4 * 256;
     }
     /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
     /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
