@@ -52,6 +52,20 @@ void check_abc_shape(const proving_key<Curve>& pk, std::span<const typename Curv
         throw invalid_argument("prover: a, b, c must hold 3 * " + std::to_string(pk.domain_size()) + " values");
 }
 
+/// a | b | c on the domain for z (3 * domain_size values), checking every constraint on the way:
+/// throws invalid_argument naming the first violated one. The first step of every backend.
+template <class Fr>
+std::vector<Fr> evaluate_abc_checked(const r1cs<Fr>& cs, std::span<const Fr> z, stage_timer& timer) {
+    const size_t n = cs.domain_size();
+    std::vector<Fr> abc(3 * n);
+    timer.time("evaluate a, b, c", [&] {
+        std::span<Fr> all(abc);
+        auto bad = cs.evaluate(z, all.first(n), all.subspan(n, n), all.subspan(2 * n, n));
+        if (bad) throw invalid_argument("prover: the assignment violates constraint " + std::to_string(*bad));
+    });
+    return abc;
+}
+
 /// The last step of every backend: the proof from the MSM results and fresh r, s.
 template <class Curve, class Rng>
 proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typename Curve::g1>& sum_a,
@@ -98,13 +112,7 @@ public:
         const auto& pk = *pk_;
         check_key_matches(pk, cs);
         stage_timer timer(times);
-        const size_t n = cs.domain_size();
-        std::vector<fr> abc(3 * n);
-        timer.time("evaluate a, b, c", [&] {
-            std::span<fr> all(abc);
-            auto bad = cs.evaluate(z, all.first(n), all.subspan(n, n), all.subspan(2 * n, n));
-            if (bad) throw invalid_argument("prover: the assignment violates constraint " + std::to_string(*bad));
-        });
+        std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
         return prove_from_abc_timed(z, abc, timer, rng);
     }
 

@@ -196,13 +196,7 @@ public:
         const auto& key = *pk_;
         check_key_matches(key, cs);
         stage_timer timer(times);
-        const size_t n = cs.domain_size();
-        std::vector<fr> abc(3 * n);
-        timer.time("evaluate a, b, c", [&] {
-            std::span<fr> all(abc);
-            auto bad = cs.evaluate(z, all.first(n), all.subspan(n, n), all.subspan(2 * n, n));
-            if (bad) throw invalid_argument("prover: the assignment violates constraint " + std::to_string(*bad));
-        });
+        std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
         return prove_from_abc_timed(z, abc, timer, rng);
     }
 
