@@ -8,11 +8,15 @@
 // be unique, and every error is a cuzk::decode_error naming the file, the section and what
 // is wrong. Bytes are read from a byte_source (a file read with pread, or caller-owned
 // memory), so large arrays go straight from the file into their final storage.
+//
+// binfile_writer writes the same container: sections in the order the caller opens them, each
+// size patched in when the section ends, large arrays written straight from their vectors.
 #pragma once
 
 #include <algorithm>
 #include <bit>
 #include <cerrno>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <initializer_list>
@@ -327,5 +331,87 @@ inline void section_reader::read(void* dst, size_t n) {
     buf_begin_ = n;
     pos_ += n;
 }
+
+// ---- writing ----------------------------------------------------------------------------------
+
+/// Writes an iden3 container to a file: magic, version, section count, then sections written
+/// one at a time (begin_section, content, end_section; the size is patched in at the end).
+/// Every failure throws cuzk::error naming the file. The file is complete only after close()
+/// (the destructor closes too, but swallows errors: call close() to see them).
+class binfile_writer {
+public:
+    /// Creates (truncates) path and writes the 12-byte header.
+    binfile_writer(const std::string& path, std::string_view magic, uint32_t version, uint32_t n_sections)
+        : path_(path) {
+        if (magic.size() != 4) throw invalid_argument("binfile_writer: magic must be 4 bytes");
+        f_ = std::fopen(path.c_str(), "wb");
+        if (!f_) throw error(path + ": cannot create: " + std::strerror(errno));
+        write(magic.data(), 4);
+        u32(version);
+        u32(n_sections);
+        sections_left_ = n_sections;
+    }
+    binfile_writer(const binfile_writer&) = delete;
+    binfile_writer& operator=(const binfile_writer&) = delete;
+    ~binfile_writer() {
+        if (f_) std::fclose(f_);
+    }
+
+    /// Starts section `id` (a placeholder size is written now and patched by end_section).
+    void begin_section(uint32_t id) {
+        if (in_section_) throw error(path_ + ": binfile_writer: section " + std::to_string(id) + " begun inside another");
+        if (sections_left_ == 0) throw error(path_ + ": binfile_writer: more sections than the header announced");
+        u32(id);
+        size_pos_ = pos_;
+        u64(0);
+        in_section_ = true;
+    }
+    /// Ends the current section and writes its size.
+    void end_section() {
+        if (!in_section_) throw error(path_ + ": binfile_writer: end_section without begin_section");
+        const uint64_t end = pos_, size = end - size_pos_ - 8;
+        seek(size_pos_);
+        u64(size);
+        pos_ = end;
+        seek(end);
+        in_section_ = false;
+        --sections_left_;
+    }
+    /// Raw bytes.
+    void write(const void* p, size_t n) {
+        if (n && std::fwrite(p, 1, n, f_) != n) throw error(path_ + ": write failed: " + std::strerror(errno));
+        pos_ += n;
+    }
+    void u32(uint32_t v) {
+        uint8_t b[4];
+        for (int i = 0; i < 4; ++i) b[i] = uint8_t(v >> (8 * i));
+        write(b, 4);
+    }
+    void u64(uint64_t v) {
+        u32(uint32_t(v));
+        u32(uint32_t(v >> 32));
+    }
+    /// Flushes and closes; throws if a section is open, fewer sections than announced were
+    /// written, or the data could not be written.
+    void close() {
+        if (in_section_) throw error(path_ + ": binfile_writer: closed inside a section");
+        if (sections_left_ != 0)
+            throw error(path_ + ": binfile_writer: " + std::to_string(sections_left_) + " announced sections not written");
+        std::FILE* f = f_;
+        f_ = nullptr;
+        if (std::fclose(f) != 0) throw error(path_ + ": write failed on close: " + std::strerror(errno));
+    }
+
+private:
+    void seek(uint64_t at) {
+        if (std::fflush(f_) != 0 || ::fseeko(f_, off_t(at), SEEK_SET) != 0)
+            throw error(path_ + ": seek failed: " + std::strerror(errno));
+    }
+    std::string path_;
+    std::FILE* f_ = nullptr;
+    uint64_t pos_ = 0, size_pos_ = 0;
+    uint32_t sections_left_ = 0;
+    bool in_section_ = false;
+};
 
 }  // namespace cuzk::io

@@ -4,13 +4,17 @@
 //   section 1 header: u32 n8, prime[n8] (= r), u32 nWitness
 //   section 2 values: nWitness * value[n8], canonical little-endian (not Montgomery)
 // w[0] is the constant 1; w[1 .. nPublic] are the public signals (public.json).
+// write_wtns writes the same layout (what circom's witness generator and snarkjs write).
 #pragma once
 
 #include <cstdint>
+#include <algorithm>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
+#include "cuzk/core/error.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/field_io.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
@@ -60,5 +64,39 @@ struct wtns {
         return out;
     }
 };
+
+/// Writes the assignment `values` (values[0] = 1) as a .wtns file (version 2), canonical
+/// little-endian values: the inverse of wtns::read. Throws invalid_argument for an empty
+/// assignment or one not starting with 1, cuzk::error on I/O failure.
+template <class Curve>
+void write_wtns(const std::string& path, std::span<const typename Curve::fr> values) {
+    using fr = typename Curve::fr;
+    if (values.empty() || !values[0].is_one())
+        throw invalid_argument(path + ": write_wtns: the witness must start with the constant 1");
+    if (values.size() > UINT32_MAX) throw invalid_argument(path + ": write_wtns: more than 2^32 - 1 values");
+    binfile_writer w(path, "wtns", 2, 2);
+    w.begin_section(1);
+    w.u32(uint32_t(n8_of<fr>));
+    w.write(&fr::modulus, n8_of<fr>);
+    w.u32(uint32_t(values.size()));
+    w.end_section();
+    w.begin_section(2);
+    std::vector<typename fr::integer> buf;
+    constexpr size_t chunk = size_t(1) << 14;
+    for (size_t i = 0; i < values.size(); i += chunk) {
+        const size_t n = std::min(chunk, values.size() - i);
+        buf.resize(n);
+        for (size_t k = 0; k < n; ++k) buf[k] = values[i + k].to_canonical();
+        w.write(buf.data(), n * n8_of<fr>);
+    }
+    w.end_section();
+    w.close();
+}
+
+/// Writes a parsed witness back (see the span overload).
+template <class Curve>
+void write_wtns(const std::string& path, const wtns<Curve>& w) {
+    write_wtns<Curve>(path, std::span<const typename Curve::fr>(w.values));
+}
 
 }  // namespace cuzk::io

@@ -12,12 +12,17 @@
 //   5  A: nVars G1     6  B1: nVars G1     7  B2: nVars G2
 //   8  C: nVars - nPublic - 1 G1 (the private signals)
 //   9  H: domainSize G1, H_i = [L_{2i+1}(tau) / delta]_1 over the doubled domain (not tau^i Z(tau))
-//   10 MPC transcript (ignored)
+//   10 MPC transcript: csHash[64], u32 nContributions, contributions (read by `snarkjs zkey
+//      contribute/verify/beacon`, never by the prover; the reader ignores it)
 // Points are affine, coordinates little-endian in Montgomery form w.r.t. 2^(8*n8q), G2 as c0
 // then c1, infinity all-zero bytes: exactly cuzk's in-memory layout, so point sections are read
 // straight into their vectors (one copy of a large key in memory) and then validated.
+//
+// write_zkey is the exact inverse of zkey::read: sections 1..10 in order, the same encodings,
+// and a section 10 with no contributions (see write_zkey).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -227,6 +232,113 @@ inline std::string zkey_curve_name(const std::string& path) {
     if (n8q == 32 && equals(bn254::fq::modulus)) return "bn128";
     if (n8q == 48 && equals(bls12_381::fp::modulus)) return "bls12381";
     throw r.fail("base field prime is neither BN254's nor BLS12-381's");
+}
+
+}  // namespace cuzk::io
+
+namespace cuzk::io {
+
+/// Options for write_zkey.
+struct zkey_write_options {
+    /// Section 10's csHash: snarkjs puts a BLAKE2b-512 of the initial key there and uses it
+    /// only to chain later contributions (`snarkjs zkey contribute`, `zkey verify`). A key that
+    /// did not come from a snarkjs ceremony has no such hash; all zeros by default.
+    std::array<uint8_t, 64> cs_hash{};
+};
+
+/// Writes `key` as a snarkjs Groth16 .zkey (version 1, sections 1..10 in order): the exact
+/// inverse of zkey::read (reading the file back gives `key` again). Coefficients are written
+/// as c*R^2 mod r, points as they sit in memory (affine, Montgomery, identity all zeros), and
+/// section 10 as csHash followed by zero contributions. Throws invalid_argument if the vectors
+/// disagree with the counts (or the counts with each other), cuzk::error on I/O failure.
+template <class Curve>
+void write_zkey(const std::string& path, const zkey<Curve>& key, const zkey_write_options& opt = {}) {
+    using fq = typename Curve::fq;
+    using fr = typename Curve::fr;
+    using g1 = typename Curve::g1_point;
+    using g2 = typename Curve::g2_point;
+    static_assert(sizeof(g1) == 2 * n8_of<fq> && sizeof(g2) == 4 * n8_of<fq>, "points must be their coordinates");
+    auto bad = [&](const std::string& what) { return invalid_argument(path + ": write_zkey: " + what); };
+    const uint64_t nv = key.n_vars, np = key.n_public, d = key.domain_size;
+    if (np + 1 > nv) throw bad("n_public + 1 > n_vars");
+    if (d == 0 || (d & (d - 1)) != 0 || key.domain_log2() > fr::two_adicity)
+        throw bad("domain_size " + std::to_string(d) + " is not a power of two within Fr's 2-adicity");
+    if (np + 1 > d) throw bad("domain_size is smaller than n_public + 1");
+    auto count = [&](const char* name, size_t have, uint64_t want) {
+        if (have != want)
+            throw bad(std::string(name) + " has " + std::to_string(have) + " entries, expected " + std::to_string(want));
+    };
+    count("vk.ic", key.vk.ic.size(), np + 1);
+    count("a", key.a.size(), nv);
+    count("b1", key.b1.size(), nv);
+    count("b2", key.b2.size(), nv);
+    count("c", key.c.size(), nv - np - 1);
+    count("h", key.h.size(), d);
+    if (key.coeffs.size() > UINT32_MAX) throw bad("more than 2^32 - 1 coefficients");
+    for (size_t i = 0; i < key.coeffs.size(); ++i) {
+        const auto& e = key.coeffs[i];
+        if ((e.matrix != zkey_matrix::a && e.matrix != zkey_matrix::b) || e.constraint >= d || e.signal >= nv)
+            throw bad("coefficient " + std::to_string(i) + " has a bad matrix, constraint or signal");
+    }
+
+    binfile_writer w(path, "zkey", 1, 10);
+    w.begin_section(1);
+    w.u32(1);  // Groth16
+    w.end_section();
+
+    w.begin_section(2);
+    w.u32(uint32_t(n8_of<fq>));
+    w.write(&fq::modulus, n8_of<fq>);
+    w.u32(uint32_t(n8_of<fr>));
+    w.write(&fr::modulus, n8_of<fr>);
+    w.u32(key.n_vars);
+    w.u32(key.n_public);
+    w.u32(key.domain_size);
+    w.write(&key.vk.alpha1, sizeof(g1));
+    w.write(&key.vk.beta1, sizeof(g1));
+    w.write(&key.vk.beta2, sizeof(g2));
+    w.write(&key.vk.gamma2, sizeof(g2));
+    w.write(&key.vk.delta1, sizeof(g1));
+    w.write(&key.vk.delta2, sizeof(g2));
+    w.end_section();
+
+    auto points = [&](uint32_t id, const auto& vec) {
+        w.begin_section(id);
+        w.write(vec.data(), vec.size() * sizeof(vec[0]));
+        w.end_section();
+    };
+    points(3, key.vk.ic);
+
+    // c*R^2 mod r: c.mont is the integer c*R; as a canonical value its Montgomery form is c*R^2.
+    w.begin_section(4);
+    w.u32(uint32_t(key.coeffs.size()));
+    std::vector<uint8_t> buf;
+    constexpr size_t entry = 12 + n8_of<fr>;
+    constexpr size_t chunk = size_t(1) << 14;
+    buf.reserve(chunk * entry);
+    for (size_t i = 0; i < key.coeffs.size(); ++i) {
+        const auto& e = key.coeffs[i];
+        const typename fr::integer stored = fr::from_canonical_unchecked(e.value.mont).mont;
+        for (uint32_t v : {uint32_t(e.matrix), e.constraint, e.signal})
+            for (int k = 0; k < 4; ++k) buf.push_back(uint8_t(v >> (8 * k)));
+        const auto* p = reinterpret_cast<const uint8_t*>(&stored);
+        buf.insert(buf.end(), p, p + n8_of<fr>);
+        if (buf.size() >= chunk * entry) w.write(buf.data(), buf.size()), buf.clear();
+    }
+    w.write(buf.data(), buf.size());
+    w.end_section();
+
+    points(5, key.a);
+    points(6, key.b1);
+    points(7, key.b2);
+    points(8, key.c);
+    points(9, key.h);
+
+    w.begin_section(10);
+    w.write(opt.cs_hash.data(), opt.cs_hash.size());
+    w.u32(0);  // no contributions
+    w.end_section();
+    w.close();
 }
 
 }  // namespace cuzk::io

@@ -11,14 +11,22 @@
 // snarkjs keys store the H points in the Lagrange basis of the doubled domain (odd coset), so
 // the key is tagged h_basis::lagrange_odd_coset; a, b, c on the domain come from the zkey's own
 // coefficient list (section 4: A and B only, public-input rows included), with c = a * b.
+//
+// The other way, to_zkey builds a zkey from cuzk's own keys (groth16/test_setup.hpp) and the
+// r1cs they were made for, so that snarkjs can prove with them:
+//   auto pk = groth16::test_setup_insecure<bn254::curve>(ckt.system, seed);
+//   io::write_zkey("circuit.zkey", io::to_zkey<io::bn128>(pk, ckt.system));
+//   io::write_wtns<io::bn128>("witness.wtns", ckt.assignment);
 #pragma once
 
 #include <span>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include "cuzk/groth16/curve.hpp"
 #include "cuzk/groth16/keys.hpp"
+#include "cuzk/groth16/r1cs.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/zkey.hpp"
 
@@ -104,6 +112,86 @@ std::vector<typename Curve::fr> evaluate_abc(std::span<const zkey_coefficient<ty
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < int64_t(n); ++i) abc[2 * n + size_t(i)] = abc[size_t(i)] * abc[n + size_t(i)];
     return abc;
+}
+
+namespace detail {
+
+/// Everything of to_zkey except the point vectors: checks that pk fits cs, fills the counts,
+/// the verification-key points and section 4's coefficients.
+template <class Curve>
+zkey<Curve> zkey_skeleton(const groth16::proving_key<groth16_curve_t<Curve>>& pk,
+                          const groth16::r1cs<typename Curve::fr>& cs) {
+    using fr = typename Curve::fr;
+    if (pk.h_convention != groth16::h_basis::lagrange_odd_coset)
+        throw invalid_argument(
+            "to_zkey: the proving key's H points are in the monomial basis ([tau^i Z(tau)/delta]); snarkjs keys need "
+            "h_basis::lagrange_odd_coset ([L_{2i+1}(tau)/delta] over the doubled domain), which cuzk's setup writes");
+    cs.validate();
+    const size_t nv = cs.num_variables, np = cs.num_public, d = cs.domain_size();
+    auto mismatch = [](const std::string& what, size_t have, size_t want) {
+        return invalid_argument("to_zkey: the proving key does not fit the r1cs: " + what + " " + std::to_string(have) +
+                                ", expected " + std::to_string(want));
+    };
+    if (pk.vk.ic.size() != np + 1) throw mismatch("IC points", pk.vk.ic.size(), np + 1);
+    if (pk.a.size() != nv) throw mismatch("A points", pk.a.size(), nv);
+    if (pk.b_g1.size() != nv) throw mismatch("B1 points", pk.b_g1.size(), nv);
+    if (pk.b_g2.size() != nv) throw mismatch("B2 points", pk.b_g2.size(), nv);
+    if (pk.l.size() != nv - np - 1) throw mismatch("L points", pk.l.size(), nv - np - 1);
+    if (pk.h.size() != d) throw mismatch("H points", pk.h.size(), d);
+    if (nv > UINT32_MAX || d > UINT32_MAX) throw invalid_argument("to_zkey: circuit too large for a zkey");
+
+    zkey<Curve> z;
+    z.n_vars = uint32_t(nv);
+    z.n_public = uint32_t(np);
+    z.domain_size = uint32_t(d);
+    z.vk.alpha1 = pk.vk.alpha_g1;
+    z.vk.beta1 = pk.beta_g1;
+    z.vk.beta2 = pk.vk.beta_g2;
+    z.vk.gamma2 = pk.vk.gamma_g2;
+    z.vk.delta1 = pk.delta_g1;
+    z.vk.delta2 = pk.vk.delta_g2;
+    z.vk.ic = pk.vk.ic;
+    // Section 4: per constraint its A terms then its B terms (as snarkjs's zkey new writes
+    // them), then one A row (nConstraints + k, signal k, 1) per public signal incl. ONE.
+    const size_t m = cs.num_constraints();
+    z.coeffs.reserve(cs.a.entries() + cs.b.entries() + np + 1);
+    for (size_t j = 0; j < m; ++j)
+        for (auto [mat, which] : {std::pair{&cs.a, zkey_matrix::a}, std::pair{&cs.b, zkey_matrix::b}}) {
+            auto cols = mat->columns(j);
+            auto vals = mat->values(j);
+            for (size_t k = 0; k < cols.size(); ++k) z.coeffs.push_back({which, uint32_t(j), cols[k], vals[k]});
+        }
+    for (size_t k = 0; k <= np; ++k) z.coeffs.push_back({zkey_matrix::a, uint32_t(m + k), uint32_t(k), fr::one()});
+    return z;
+}
+
+}  // namespace detail
+
+/// The snarkjs zkey of a cuzk proving key and the r1cs it was made for (write it with
+/// write_zkey). Copies the points. Throws invalid_argument if the key's H points are not in
+/// the lagrange_odd_coset basis or its sizes do not fit cs. Curve is the io/ curve (bn128,
+/// bls12381) and must be given: to_zkey<bn128>(pk, cs).
+template <class Curve>
+zkey<Curve> to_zkey(const groth16::proving_key<groth16_curve_t<Curve>>& pk, const groth16::r1cs<typename Curve::fr>& cs) {
+    zkey<Curve> z = detail::zkey_skeleton<Curve>(pk, cs);
+    z.a = pk.a;
+    z.b1 = pk.b_g1;
+    z.b2 = pk.b_g2;
+    z.c = pk.l;
+    z.h = pk.h;
+    return z;
+}
+
+/// As above, moving the key's point vectors into the zkey (no copies of a large key).
+template <class Curve>
+zkey<Curve> to_zkey(groth16::proving_key<groth16_curve_t<Curve>>&& pk, const groth16::r1cs<typename Curve::fr>& cs) {
+    zkey<Curve> z = detail::zkey_skeleton<Curve>(pk, cs);
+    z.a = std::move(pk.a);
+    z.b1 = std::move(pk.b_g1);
+    z.b2 = std::move(pk.b_g2);
+    z.c = std::move(pk.l);
+    z.h = std::move(pk.h);
+    return z;
 }
 
 }  // namespace cuzk::io
