@@ -4,10 +4,10 @@
 //                             circuit with a 2^12-row domain), runs the INSECURE test setup,
 //                             proves (GPU when present, else CPU), verifies, prints a per-stage
 //                             timing table; exits 0 only if every proof verifies (--help).
-//   cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu]
+//   cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--stages]
 //                             rapidsnark's interface: proves a circom/snarkjs circuit and writes
 //                             proof.json and public.json as snarkjs does (bn128 or bls12381,
-//                             read from the zkey).
+//                             read from the zkey); --stages prints the per-stage times to stderr.
 //
 // Built as CUDA when the project has CUDA enabled (the GPU backend), else as plain C++.
 #include <algorithm>
@@ -246,7 +246,7 @@ int run(const options& o) {
 /// rapidsnark-compatible mode: zkey + wtns -> proof.json + public.json.
 template <class IoCurve>
 int prove_snarkjs(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
-                  const std::string& public_path, const std::string& backend) {
+                  const std::string& public_path, const std::string& backend, bool print_stages) {
     using Curve = cuzk::io::groth16_curve_t<IoCurve>;
     using Fr = typename Curve::fr;
     auto t0 = std::chrono::steady_clock::now();
@@ -281,6 +281,11 @@ int prove_snarkjs(const std::string& zkey_path, const std::string& wtns_path, co
     std::fprintf(stderr, "cuzk-prove: %s, %zu variables, domain %zu: read %.3f s, prove %.3f s (%s)\n",
                  std::string(IoCurve::name).c_str(), pk->num_variables(), pk->domain_size(), read_s,
                  seconds_since(t0), gpu ? "GPU" : "CPU");
+    if (print_stages) {
+        std::fprintf(stderr, "  %-28s %12s\n  %-28s %12.2f\n", "stage", "ms", "read zkey + wtns, evaluate", 1e3 * read_s);
+        for (const auto& s : times.stages) std::fprintf(stderr, "  %-28s %12.2f\n", s.name.c_str(), s.ms());
+        std::fprintf(stderr, "  %-28s %12.2f\n", "prove (stages)", times.total_ms());
+    }
     return 0;
 }
 
@@ -289,12 +294,17 @@ int prove_snarkjs(const std::string& zkey_path, const std::string& wtns_path, co
 int main(int argc, char** argv) {
     if (argc >= 5 && argv[1][0] != '-') {
         std::string backend = "auto";
-        if (argc == 7 && std::string_view(argv[5]) == "--backend") backend = argv[6];
-        else if (argc != 5) usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu]");
+        bool stages = false;
+        for (int i = 5; i < argc; ++i) {
+            std::string_view a = argv[i];
+            if (a == "--backend" && i + 1 < argc) backend = argv[++i];
+            else if (a == "--stages") stages = true;
+            else usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--stages]");
+        }
         try {
             std::string curve = cuzk::io::zkey_curve_name(argv[1]);
-            return curve == "bn128" ? prove_snarkjs<cuzk::io::bn128>(argv[1], argv[2], argv[3], argv[4], backend)
-                                    : prove_snarkjs<cuzk::io::bls12381>(argv[1], argv[2], argv[3], argv[4], backend);
+            return curve == "bn128" ? prove_snarkjs<cuzk::io::bn128>(argv[1], argv[2], argv[3], argv[4], backend, stages)
+                                    : prove_snarkjs<cuzk::io::bls12381>(argv[1], argv[2], argv[3], argv[4], backend, stages);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "cuzk-prove: error: %s\n", e.what());
             return 1;
