@@ -1,6 +1,7 @@
 // The CUDA prover: every policy gives the same proof as the CPU prover for the same
-// randomness, proofs verify, and workers proving concurrently on one GPU under each lock
-// policy reproduce a serial run exactly. Skipped without a GPU.
+// randomness (with a, b, c evaluated on the host or on the GPU from a resident circuit), proofs
+// verify, a violated constraint is named, and workers proving concurrently on one GPU under each
+// lock policy reproduce a serial run exactly. Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -40,15 +41,67 @@ struct fixture {
           pk(std::make_shared<const proving_key<C>>(test_setup_insecure_cuda<C>(ckt.system, seed))) {}
 };
 
+template <class C>
+std::shared_ptr<const r1cs<typename C::fr>> shared_system(const fixture<C>& f) {
+    return std::make_shared<const r1cs<typename C::fr>>(f.ckt.system);
+}
+
 template <class C, class Policy>
 void expect_same_as_cpu(const fixture<C>& f, gpu_context& gpu, uint64_t seed) {
     prover<C, Policy> gpu_prover(f.pk, gpu);
+    prover<C, Policy> resident(f.pk, gpu, shared_system(f));
+    EXPECT_TRUE(resident.circuit_resident()) << resident.circuit_fallback_reason();
     prover<C> cpu_prover(f.pk);
-    std::mt19937_64 r1(seed), r2(seed);
+    std::mt19937_64 r1(seed), r2(seed), r3(seed);
     auto on_gpu = gpu_prover.prove(f.ckt.system, f.ckt.assignment, r1);
     auto on_cpu = cpu_prover.prove(f.ckt.system, f.ckt.assignment, r2);
+    auto evaluated_on_gpu = resident.prove(f.ckt.assignment, r3);
     EXPECT_EQ(on_gpu, on_cpu);
+    EXPECT_EQ(evaluated_on_gpu, on_cpu);
     EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), on_gpu));
+}
+
+TYPED_TEST(ProverGpuTest, ResidentCircuitNamesTheViolatedConstraint) {
+    REQUIRE_GPU();
+    using C = TypeParam;
+    fixture<C> f(10, 0.5, 21);
+    gpu_context gpu(0, kBudget);
+    prover<C, cuda_policy<>> p(f.pk, gpu, shared_system(f));
+    ASSERT_TRUE(p.circuit_resident());
+    // Corrupt one witness value in the middle: the GPU must name the same first violated
+    // constraint as the host check.
+    for (size_t var : {f.ckt.system.num_variables / 2, f.ckt.system.num_variables - 1}) {
+        auto z = f.ckt.assignment;
+        z[var] += C::fr::one();
+        auto expected = f.ckt.system.first_unsatisfied(z);
+        ASSERT_TRUE(expected.has_value());
+        try {
+            (void)p.prove(z);
+            ADD_FAILURE() << "a violated constraint gave a proof";
+        } catch (const invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("constraint " + std::to_string(*expected)), std::string::npos)
+                << e.what();
+        }
+    }
+    // The prover is still usable, and the budget is whole again after the failures.
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(f.ckt.assignment)));
+    EXPECT_THROW((void)p.prove(std::span<const typename C::fr>(f.ckt.assignment).first(3)), invalid_argument);
+}
+
+TYPED_TEST(ProverGpuTest, CircuitFallsBackToHostEvaluationWhenItDoesNotFit) {
+    REQUIRE_GPU();
+    using C = TypeParam;
+    fixture<C> f(9, 0.5, 22);
+    using P = cuda_policy<lock_granularity::split, staging::prestaged>;
+    gpu_context probe(0, kBudget);
+    const prover<C, P> sizing(f.pk, probe);
+    // Room for the key and one proof, not for the circuit too.
+    gpu_context gpu(0, groth16::detail::device_key<C>::bytes_for(*f.pk) + sizing.resident_proof_bytes() + 64);
+    prover<C, P> p(f.pk, gpu, shared_system(f));
+    EXPECT_TRUE(p.key_resident());
+    EXPECT_FALSE(p.circuit_resident());
+    EXPECT_FALSE(p.circuit_fallback_reason().empty());
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(f.ckt.assignment)));
 }
 
 TYPED_TEST(ProverGpuTest, GpuSetupEqualsHostSetup) {
@@ -113,6 +166,7 @@ template <class C, class Policy>
 void concurrent_equals_serial(const fixture<C>& f, unsigned workers, unsigned proofs_each) {
     gpu_context gpu(0, kBudget);
     prover<C, Policy> p(f.pk, gpu);
+    prover<C, Policy> resident(f.pk, gpu, shared_system(f));  // a, b, c evaluated on the GPU
     std::vector<proof<C>> serial(workers * proofs_each), parallel(workers * proofs_each);
     for (unsigned k = 0; k < serial.size(); ++k) {
         std::mt19937_64 rng(1000 + k);
@@ -124,7 +178,7 @@ void concurrent_equals_serial(const fixture<C>& f, unsigned workers, unsigned pr
             for (unsigned j = 0; j < proofs_each; ++j) {
                 unsigned k = w * proofs_each + j;
                 std::mt19937_64 rng(1000 + k);
-                parallel[k] = p.prove(f.ckt.system, f.ckt.assignment, rng);
+                parallel[k] = w % 2 ? resident.prove(f.ckt.assignment, rng) : p.prove(f.ckt.system, f.ckt.assignment, rng);
             }
         });
     for (auto& t : threads) t.join();

@@ -11,6 +11,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
 #include "groth16_curves.hpp"
 
 namespace {
@@ -141,6 +142,20 @@ TYPED_TEST(ProverTest, RejectsBadInput) {
     // A key for another circuit.
     auto other = synthetic_circuit<Fr>({.log_domain = 6, .num_public = 2, .bit_share = 0.5, .seed = 1});
     EXPECT_THROW(p.prove(other.system, other.assignment, rng), invalid_argument);
+    EXPECT_THROW(prover<TypeParam>(pk, std::make_shared<const r1cs<Fr>>(other.system)), invalid_argument);
+    // prove(z) needs the circuit at construction.
+    EXPECT_THROW(p.prove(ckt.assignment, rng), invalid_argument);
+}
+
+TYPED_TEST(ProverTest, ProverHoldingTheCircuitProvesTheSameProof) {
+    using Fr = typename TypeParam::fr;
+    auto ckt = synthetic_circuit<Fr>({.log_domain = 5, .num_public = 2, .bit_share = 0.5, .seed = 3});
+    auto pk = std::make_shared<const proving_key<TypeParam>>(test_setup_insecure<TypeParam>(ckt.system, 3));
+    prover<TypeParam> plain(pk), holding(pk, std::make_shared<const r1cs<Fr>>(ckt.system));
+    std::mt19937_64 r1(9), r2(9);
+    auto pi = holding.prove(ckt.assignment, r1);
+    EXPECT_EQ(pi, plain.prove(ckt.system, ckt.assignment, r2));
+    EXPECT_TRUE(verify(pk->vk, ckt.public_inputs(), pi));
 }
 
 TYPED_TEST(ProverTest, TwoProofsOfOneWitnessDiffer) {

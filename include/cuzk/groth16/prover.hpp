@@ -99,8 +99,11 @@ class prover<Curve, cpu_policy> {
 public:
     using fr = typename Curve::fr;
 
-    explicit prover(std::shared_ptr<const proving_key<Curve>> pk) : pk_(std::move(pk)) {
+    /// With a circuit, prove(z) proves it (the same call as the CUDA backend's resident circuit).
+    explicit prover(std::shared_ptr<const proving_key<Curve>> pk, std::shared_ptr<const r1cs<fr>> circuit = nullptr)
+        : pk_(std::move(pk)), circuit_(std::move(circuit)) {
         if (!pk_) throw invalid_argument("prover: null proving key");
+        if (circuit_) check_key_matches(*pk_, *circuit_);
     }
 
     const proving_key<Curve>& key() const { return *pk_; }
@@ -114,6 +117,13 @@ public:
         stage_timer timer(times);
         std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
         return prove_from_abc_timed(z, abc, timer, rng);
+    }
+
+    /// Proves that z satisfies the circuit given at construction.
+    template <class Rng = os_random>
+    proof<Curve> prove(std::span<const fr> z, Rng&& rng = Rng{}, stage_times* times = nullptr) const {
+        if (!circuit_) throw invalid_argument("prover: prove(z) needs the circuit given at construction");
+        return prove(*circuit_, z, rng, times);
     }
 
     /// Proves from a, b, c already evaluated on the domain (abc = a | b | c, natural order;
@@ -148,6 +158,7 @@ private:
     }
 
     std::shared_ptr<const proving_key<Curve>> pk_;
+    std::shared_ptr<const r1cs<fr>> circuit_;
 };
 
 }  // namespace cuzk::groth16

@@ -5,9 +5,14 @@
 //   prover<C, cuda_policy<lock_granularity::split, staging::prestaged>> p(pk, gpu);
 //   proof<C> pi = p.prove(cs, z);                              // from any number of threads
 //
-// Per proof: a, b, c are evaluated on the host; then, on the worker's own stream,
-//   memory phase  (memory lock under split)   reserve VRAM from the budget, allocate, upload
-//   compute phase (compute lock under split)  NTTs -> H scalars, MSMs A, B1, B2, L, H
+//   prover<C, ...> q(pk, gpu, circuit);                        // circuit resident beside the key:
+//   proof<C> pi = q.prove(z);                                  // a, b, c evaluated on the GPU
+//
+// Per proof, on the worker's own stream,
+//   memory phase  (memory lock under split)   reserve VRAM from the budget, allocate, upload z
+//                                             (and a, b, c when they were evaluated on the host)
+//   compute phase (compute lock under split)  a, b, c from the resident circuit (checking every
+//                                             constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
 // and the proof is assembled on the host. Under the device policy one lock covers both phases;
 // under none the caller serialises. Nothing waits on the whole device: every allocation is
 // stream-ordered (cudaMallocAsync), every wait is a stream synchronisation.
@@ -26,6 +31,7 @@
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
+#include "cuzk/groth16/device_circuit.cuh"
 #include "cuzk/groth16/gpu_context.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/msm/pippenger_device.cuh"
@@ -132,8 +138,14 @@ public:
 
     /// Builds the device domain and, under staging::prestaged, uploads the key under the memory
     /// lock if the budget holds it; otherwise (or for other staging) keys are uploaded per proof.
-    prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu) : pk_(std::move(pk)), gpu_(gpu) {
+    /// With a circuit, its matrices are uploaded too (kept resident if the budget holds them
+    /// beside one proof; else prove(z) evaluates on the host and circuit_fallback_reason() says
+    /// why), and prove(z) proves it.
+    prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu,
+           std::shared_ptr<const r1cs<fr>> circuit = nullptr)
+        : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)) {
         if (!pk_) throw invalid_argument("prover: null proving key");
+        if (circuit_) check_key_matches(*pk_, *circuit_);
         CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
         const auto& key = *pk_;
         const size_t log_n = size_t(std::countr_zero(key.domain_size()));
@@ -154,6 +166,15 @@ public:
         if constexpr (Stage == staging::streamed) {
             pin(key.a), pin(key.b_g1), pin(key.b_g2), pin(key.l), pin(key.h);
         }
+        if (circuit_) {
+            if (auto r = gpu_.budget().try_reserve_resident(device_circuit<fr>::bytes_for(*circuit_), per_proof_bytes())) {
+                circuit_reservation_ = std::move(*r);
+                device_circuit_ = std::make_unique<device_circuit<fr>>(*circuit_, setup_stream_);
+            } else {
+                circuit_fallback_reason_ = "the circuit does not fit the VRAM budget beside the key and one proof; "
+                                           "evaluating a, b, c on the host";
+            }
+        }
         setup_stream_.synchronize();
     }
 
@@ -168,16 +189,21 @@ public:
     bool key_resident() const { return resident_ != nullptr; }
     /// Why a prestaged policy fell back to per-proof uploads (empty if it did not).
     const std::string& fallback_reason() const { return fallback_reason_; }
+    /// True when prove(z) evaluates a, b, c on the GPU from a resident circuit.
+    bool circuit_resident() const { return device_circuit_ != nullptr; }
+    /// Why a circuit given at construction is not resident (empty if it is, or none was given).
+    const std::string& circuit_fallback_reason() const { return circuit_fallback_reason_; }
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
         size_t b = resident_proof_bytes();
         if (!resident_) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
     }
-    /// Device bytes one proof needs when the key is resident: a, b, c, z and the MSM workspace.
+    /// Device bytes one proof needs when the key is resident: a, b, c, z, the MSM workspace and
+    /// the violated-constraint flag.
     size_t resident_proof_bytes() const {
         const auto& key = *pk_;
-        return (3 * key.domain_size() + key.num_variables()) * sizeof(fr) + msm_workspace_bytes() + 4 * 256;
+        return (3 * key.domain_size() + key.num_variables()) * sizeof(fr) + msm_workspace_bytes() + 5 * 256;
     }
     /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
     /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
@@ -197,7 +223,21 @@ public:
         check_key_matches(key, cs);
         stage_timer timer(times);
         std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
-        return prove_from_abc_timed(z, abc, timer, rng);
+        return prove_timed(z, &abc, timer, rng);
+    }
+
+    /// Proves that z satisfies the circuit given at construction, evaluating a, b, c on the GPU
+    /// when it is resident (the cheap path: only z is uploaded). Errors as prove(cs, z).
+    template <class Rng = os_random>
+    proof<Curve> prove(std::span<const fr> z, Rng&& rng = Rng{}, stage_times* times = nullptr) const {
+        if (!circuit_) throw invalid_argument("prover: prove(z) needs the circuit given at construction");
+        circuit_->check_assignment_shape(z);
+        stage_timer timer(times);
+        if (!device_circuit_) {
+            std::vector<fr> abc = evaluate_abc_checked(*circuit_, z, timer);
+            return prove_timed(z, &abc, timer, rng);
+        }
+        return prove_timed(z, nullptr, timer, rng);
     }
 
     /// Proves from a, b, c already on the domain (see the CPU prover's prove_from_abc).
@@ -206,13 +246,15 @@ public:
                                 stage_times* times = nullptr) const {
         check_abc_shape(*pk_, z, abc);
         stage_timer timer(times);
-        return prove_from_abc_timed(z, abc, timer, rng);
+        return prove_timed(z, &abc, timer, rng);
     }
 
 private:
+    /// The GPU part of every prove: a, b, c come from the host (host_abc) or, when host_abc is
+    /// null, from the resident circuit.
     template <class Rng>
-    proof<Curve> prove_from_abc_timed(std::span<const fr> z, const std::vector<fr>& abc, stage_timer& timer,
-                                      Rng& rng) const {
+    proof<Curve> prove_timed(std::span<const fr> z, const std::vector<fr>* host_abc, stage_timer& timer,
+                             Rng& rng) const {
         const auto& key = *pk_;
         const size_t n = key.domain_size(), nv = key.num_variables(), np = key.num_public();
 
@@ -231,11 +273,13 @@ private:
         auto reservation = timer.time("reserve VRAM", [&] { return gpu_.budget().reserve(per_proof_bytes()); });
         gpu::device_buffer<fr> d_abc, d_z;
         gpu::device_buffer<char> d_ws;
-        timer.time("upload", [&] {
+        gpu::device_buffer<unsigned long long> d_first_bad;
+        timer.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
             d_abc = gpu::device_buffer<fr>(3 * n, st);
             d_z = gpu::device_buffer<fr>(nv, st);
             d_ws = gpu::device_buffer<char>(msm_workspace_bytes(), st);
-            d_abc.upload(abc.data(), st);
+            d_first_bad = gpu::device_buffer<unsigned long long>(1, st);
+            if (host_abc) d_abc.upload(host_abc->data(), st);
             d_z.upload(z.data(), st);
         });
         std::unique_ptr<detail::device_key<Curve>> per_proof_key;
@@ -257,6 +301,16 @@ private:
         auto wait_for = [&](int k) {
             if (per_proof_key && Stage == staging::streamed) CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, ev.e[k], 0));
         };
+        if (!host_abc) {
+            timer.time("evaluate a, b, c (GPU)", [&] {
+                evaluate_abc_on_device(*device_circuit_, d_z.data(), d_abc.data(), d_first_bad.data(), st);
+                unsigned long long first_bad = 0;
+                d_first_bad.download(&first_bad, st);
+                st.synchronize();
+                if (first_bad != ~0ull)
+                    throw invalid_argument("prover: the assignment violates constraint " + std::to_string(first_bad));
+            });
+        }
         timer.time("H scalars (NTT)", [&] {
             std::span<fr> all(d_abc.data(), 3 * n);
             ntt::inverse(*domain_, all, ntt::ordering::nr, ntt::coset::none, st);
@@ -298,6 +352,7 @@ private:
         d_abc.reset();
         d_z.reset();
         d_ws.reset();
+        d_first_bad.reset();
         st.synchronize();
         copy.synchronize();
         compute.unlock();
@@ -317,6 +372,7 @@ private:
 
     std::shared_ptr<const proving_key<Curve>> pk_;
     gpu_context& gpu_;
+    std::shared_ptr<const r1cs<fr>> circuit_;
     gpu::stream setup_stream_;
     detail::key_events events_;
     ntt::domain<fr> host_domain_{0};
@@ -324,6 +380,9 @@ private:
     gpu::vram_budget::reservation key_reservation_;
     std::unique_ptr<detail::device_key<Curve>> resident_;
     std::string fallback_reason_;
+    gpu::vram_budget::reservation circuit_reservation_;
+    std::unique_ptr<device_circuit<fr>> device_circuit_;
+    std::string circuit_fallback_reason_;
     std::vector<void*> pinned_;
 };
 

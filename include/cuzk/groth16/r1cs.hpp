@@ -55,6 +55,12 @@ public:
         return {value_.data() + row_start_[i], size_t(row_start_[i + 1] - row_start_[i])};
     }
 
+    /// The whole compressed-row arrays (rows() + 1 offsets, entries() columns and values), for
+    /// copying the matrix elsewhere (device_circuit.cuh uploads them).
+    std::span<const uint64_t> row_starts() const { return row_start_; }
+    std::span<const uint32_t> all_columns() const { return column_; }
+    std::span<const F> all_values() const { return value_; }
+
     /// Row i times the assignment z.
     F dot_row(size_t i, std::span<const F> z) const {
         F acc = F::zero();
