@@ -1,12 +1,16 @@
 // Device MSM benchmarks, G1 of BLS12-381 and BN254 (body in bench_msm_device_common.cuh):
 // device-resident points, uniform random full-width scalars, every size verified against the
-// closed form first. Sizes 2^CUZK_MSM_LOG_MIN .. 2^CUZK_MSM_LOG_MAX (default 10..26).
+// closed form first. Sizes 2^CUZK_MSM_LOG_MIN .. 2^CUZK_MSM_LOG_MAX (default 10..26); with
+// precomputed shifted bases (fixed_bases.cuh) up to 2^CUZK_MSM_FIXED_LOG_MAX (default 24).
 #include "bench_msm_device_common.cuh"
 
 int main(int argc, char** argv) {
     const unsigned hi = msm_bench::env_or("CUZK_MSM_LOG_MAX", 26);
     msm_bench::register_group<msm_test::bls_g1>("bls12_381_g1", hi);
     msm_bench::register_group<msm_test::bn_g1>("bn254_g1", hi);
+    const unsigned fixed_hi = std::min(hi, msm_bench::env_or("CUZK_MSM_FIXED_LOG_MAX", 24));
+    msm_bench::register_fixed<msm_test::bls_g1>("bls12_381_g1", fixed_hi);
+    msm_bench::register_fixed<msm_test::bn_g1>("bn254_g1", fixed_hi);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

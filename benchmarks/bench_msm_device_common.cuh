@@ -22,6 +22,7 @@
 #include "../tests/test_msm_util.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
+#include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 
 namespace msm_bench {
@@ -88,6 +89,46 @@ void BM_msm_device(benchmark::State& state) {
     state.counters["window_bits"] = msm::device_window_bits(n, G::scalar::modulus_bits);
     state.counters["workspace_MiB"] = double(bytes) / (1 << 20);
     in.st.synchronize();
+}
+
+/// The same MSM with a table of shifted bases (msm/fixed_bases.cuh) built for this size
+/// (not timed; its build time and size are reported as counters).
+template <class G>
+void BM_msm_device_fixed(benchmark::State& state) {
+    const size_t n = size_t(1) << state.range(0);
+    auto& in = inputs<G>::get();
+    in.ensure(std::max(n, inputs<G>::max_n));
+    auto t0 = std::chrono::steady_clock::now();
+    msm::fixed_bases<G> table(in.points.data(), n, in.st);
+    in.st.synchronize();
+    const double build_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const size_t bytes = msm::msm_device_workspace_bytes(table, n);
+    gpu::device_buffer<char> ws(bytes, in.st);
+    jacobian<G> got = msm::msm_device(table, in.dscalars.data(), n, ws.data(), bytes, in.st);
+    if (!(got == in.prog.expected(std::span<const scalar_int<G>>(in.scalars.data(), n)))) {
+        state.SkipWithError("fixed-bases MSM result differs from the closed form");
+        return;
+    }
+    for (auto _ : state) {
+        auto t1 = std::chrono::steady_clock::now();
+        jacobian<G> r = msm::msm_device(table, in.dscalars.data(), n, ws.data(), bytes, in.st);
+        auto t2 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(r);
+        state.SetIterationTime(std::chrono::duration<double>(t2 - t1).count());
+    }
+    state.counters["verified"] = 1;
+    state.counters["window_bits"] = table.window_bits();
+    state.counters["table_GiB"] = double(msm::fixed_bases<G>::bytes_for(n)) / (1 << 30);
+    state.counters["table_build_s"] = build_s;
+    in.st.synchronize();
+}
+
+template <class G>
+void register_fixed(const char* name, unsigned log_max) {
+    const unsigned lo = env_or("CUZK_MSM_LOG_MIN", 10);
+    auto* b = benchmark::RegisterBenchmark((std::string("msm_device_fixed/") + name).c_str(), BM_msm_device_fixed<G>);
+    for (unsigned l = lo; l <= log_max; l += 2) b->Arg(l);
+    b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));
 }
 
 template <class G>

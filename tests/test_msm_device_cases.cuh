@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <random>
 
@@ -165,6 +166,8 @@ TYPED_TEST(MsmDevice, HostVsDeviceUpTo2Pow20) {
         jacobian<G> dev = run_device<G>(p, s);
         EXPECT_TRUE(dev == prog.expected(s)) << "closed form, n=" << n;
         EXPECT_TRUE(dev == msm::msm_host<G>(p, s)) << "host, n=" << n;
+        gpu::stream st;
+        EXPECT_TRUE(msm::msm_device_from_host<G>(p.data(), s.data(), n, st) == dev) << "from host, n=" << n;
     }
 }
 
@@ -175,6 +178,13 @@ TYPED_TEST(MsmDevice, FromHostAndWorkspaceCheck) {
     auto sc = random_scalars<G>(77, 51);
     gpu::stream st;
     EXPECT_TRUE(msm::msm_device_from_host<G>(pts.data(), sc.data(), 77, st) == naive_msm<G>(pts, sc));
+    EXPECT_TRUE(msm::msm_device_from_host<G>(pts.data(), sc.data(), 0, st).is_identity());
+    // Pinned inputs (the point upload then really runs beside the sort).
+    affine<G>* pinned = nullptr;
+    ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&pinned), 77 * sizeof(affine<G>)), cudaSuccess);
+    std::copy(pts.begin(), pts.end(), pinned);
+    EXPECT_TRUE(msm::msm_device_from_host<G>(pinned, sc.data(), 77, st, {.window_bits = 3}) == naive_msm<G>(pts, sc));
+    cudaFreeHost(pinned);
     gpu::device_buffer<affine<G>> dp(77, st);
     gpu::device_buffer<scalar_int<G>> ds(77, st);
     const size_t bytes = msm::msm_device_workspace_bytes<G>(77);

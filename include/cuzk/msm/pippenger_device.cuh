@@ -43,6 +43,9 @@
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/event.hpp"
+#include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/signed_digits.hpp"
 
 namespace cuzk::msm {
@@ -97,7 +100,8 @@ struct device_plan {
     size_t n = 0;
     unsigned c = 0, windows = 0, key_bits = 0;
     uint32_t buckets = 0;     // per window, B = 2^(c-1)
-    uint32_t keys = 0;        // K = W * B (the sentinel key is K)
+    unsigned bucket_sets = 0;  // W, or 1 with a table of shifted bases (fixed_bases.cuh)
+    uint32_t keys = 0;        // K = bucket_sets * B (the sentinel key is K)
     size_t items = 0;         // W * n sorted pairs
     size_t seg_len = 0;       // L: pairs per accumulation thread
     size_t segs = 0;          // T = ceil(items / L)
@@ -109,7 +113,9 @@ struct device_plan {
     // byte offsets into the workspace
     size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win, total;
 
-    device_plan(size_t n_, const device_options& opt) : n(n_) {
+    /// `shifted_bases`: the points come with copies 2^(cw) P for every window w, so every window
+    /// adds into one set of buckets (then opt.window_bits is the table's c).
+    device_plan(size_t n_, const device_options& opt, bool shifted_bases = false) : n(n_) {
         using Fr = typename G::scalar;
         const unsigned bits = unsigned(Fr::modulus_bits);
         if (opt.window_bits > device_max_window_bits)
@@ -118,7 +124,8 @@ struct device_plan {
         c = opt.window_bits != 0 ? opt.window_bits : device_window_bits(n, bits);
         windows = num_windows(bits, c);
         buckets = buckets_per_window(c);
-        keys = windows * buckets;
+        bucket_sets = shifted_bases ? 1 : windows;
+        keys = bucket_sets * buckets;
         key_bits = log2_floor(keys) + 1;  // holds 0 .. K
         items = size_t(windows) * n;
         if (items >= (size_t(1) << 31))
@@ -131,7 +138,7 @@ struct device_plan {
         uint64_t m = 1;
         while (m < buckets && uint64_t(keys) / m > 32768) m *= 2;
         fold_len = uint32_t(m);
-        fold_segs = buckets / fold_len;
+        fold_segs = buckets / fold_len;  // per bucket set
         fold2_threads = std::min<uint32_t>(fold_segs, msm_fold2_block);
         fold2_len = fold_segs / fold2_threads;
         if (items != 0) {
@@ -154,27 +161,31 @@ struct device_plan {
         o_buckets = take(size_t(keys) * sizeof(bucket));
         o_head = take(segs * sizeof(bucket));
         o_tail = take(segs * sizeof(bucket));
-        o_run = take(size_t(windows) * fold_segs * sizeof(bucket));
-        o_acc = take(size_t(windows) * fold_segs * sizeof(bucket));
-        o_win = take(size_t(windows) * sizeof(bucket));
+        o_run = take(size_t(bucket_sets) * fold_segs * sizeof(bucket));
+        o_acc = take(size_t(bucket_sets) * fold_segs * sizeof(bucket));
+        o_win = take(size_t(bucket_sets) * sizeof(bucket));
         total = off;
     }
 };
 
-/// Step 1: signed digits of scalar i for every window, as sort keys and values.
+/// Step 1: signed digits of scalar i for every window, as sort keys and values. With a table
+/// of shifted bases (table_stride != 0) every window uses the same buckets and the value
+/// names the window's copy of the point, w * table_stride + i.
 template <class Fr>
 __global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, uint32_t* vals,
                                                                const typename Fr::integer* scalars, size_t n,
-                                                               unsigned c, unsigned windows, scalar_form form) {
+                                                               unsigned c, unsigned windows, scalar_form form,
+                                                               size_t table_stride) {
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const uint32_t B = buckets_per_window(c), K = windows * B;
+    const uint32_t B = buckets_per_window(c), K = table_stride != 0 ? B : windows * B;
     typename Fr::integer s = reduce_scalar<Fr>(scalars[i], form);
     signed_digit_walker<Fr::limbs> walk(s, c);
     for (unsigned w = 0; w < windows; ++w) {
         signed_digit d = walk.next();
-        keys[size_t(w) * n + i] = d.magnitude == 0 ? K : w * B + d.magnitude - 1;
-        vals[size_t(w) * n + i] = uint32_t(i) | (d.negative ? 0x80000000u : 0u);
+        const uint32_t set = table_stride != 0 ? 0 : w, point = uint32_t(table_stride != 0 ? w * table_stride + i : i);
+        keys[size_t(w) * n + i] = d.magnitude == 0 ? K : set * B + d.magnitude - 1;
+        vals[size_t(w) * n + i] = point | (d.negative ? 0x80000000u : 0u);
     }
 }
 
@@ -361,19 +372,23 @@ size_t msm_device_workspace_bytes(size_t n, const device_options& opt = {}) {
     return detail::device_plan<G>(n, opt).total;
 }
 
-/// sum_i scalars[i] * points[i] for n affine points and n scalars, both in device memory.
-/// Enqueues everything on `stream`, waits for that stream only, and returns the result
-/// (Jacobian). `workspace` must hold msm_device_workspace_bytes<G>(n, opt) bytes (checked;
-/// 256-byte alignment). Throws cuda_error naming the failing call, or invalid_argument.
-/// Scalars are n words of G::scalar::integer in opt.form; n = 0 returns the identity.
-template <class G>
-jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n, void* workspace,
-                       size_t workspace_bytes, cudaStream_t stream, const device_options& opt = {}) {
+namespace detail {
+
+struct no_hook {
+    void operator()() const {}
+};
+
+/// Steps 1-7 for a plan; table_stride != 0 when `points` is a table of shifted bases
+/// (fixed_bases.cuh) with that many points per window. `points_needed()` runs on the host once
+/// steps 1-3 (which read only the scalars) are enqueued and before the first kernel that reads
+/// the points: msm_device_from_host uploads the points there, overlapping the sort.
+template <class G, class Hook = no_hook>
+jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
+                    const typename G::scalar::integer* scalars, void* workspace, size_t workspace_bytes,
+                    cudaStream_t stream, scalar_form form, Hook&& points_needed = {}) {
     using bucket = xyzz<G>;
     using Fr = typename G::scalar;
-    if (n == 0) return jacobian<G>::identity();
-    if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
-    const detail::device_plan<G> plan(n, opt);
+    const size_t n = plan.n;
     if (workspace_bytes < plan.total)
         throw invalid_argument("msm_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
                                std::to_string(plan.total));
@@ -394,7 +409,7 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
     auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
 
     detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, scalars, n, plan.c, plan.windows,
-                                                                    opt.form);
+                                                                    form, table_stride);
     CUZK_CUDA_CHECK_LAUNCH("msm_digits_kernel");
 
     cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
@@ -407,6 +422,7 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
     detail::msm_starts_kernel<<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, skeys, plan.items, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_starts_kernel");
 
+    points_needed();
     detail::msm_accumulate_kernel<G><<<grid(plan.segs, blk), blk, 0, stream>>>(
         buckets, head, tail, skeys, svals, start, points, plan.seg_len, plan.segs, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
@@ -415,18 +431,19 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
         buckets, head, tail, skeys, start, plan.seg_len, plan.segs, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_fixup_kernel");
 
-    detail::msm_fold1_kernel<G><<<grid(size_t(plan.windows) * plan.fold_segs, blk), blk, 0, stream>>>(
-        run, acc, buckets, start, plan.buckets, plan.fold_len, plan.fold_segs, plan.windows);
+    detail::msm_fold1_kernel<G><<<grid(size_t(plan.bucket_sets) * plan.fold_segs, blk), blk, 0, stream>>>(
+        run, acc, buckets, start, plan.buckets, plan.fold_len, plan.fold_segs, plan.bucket_sets);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold1_kernel");
 
-    detail::msm_fold2_kernel<G><<<plan.windows, plan.fold2_threads, 0, stream>>>(win, run, acc, plan.fold_len,
-                                                                                plan.fold_segs, plan.fold2_len);
+    detail::msm_fold2_kernel<G><<<plan.bucket_sets, plan.fold2_threads, 0, stream>>>(win, run, acc, plan.fold_len,
+                                                                                    plan.fold_segs, plan.fold2_len);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold2_kernel");
 
-    std::vector<bucket> window_sums(plan.windows);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), win, plan.windows * sizeof(bucket), cudaMemcpyDeviceToHost,
-                                    stream));
+    std::vector<bucket> window_sums(plan.bucket_sets);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), win, plan.bucket_sets * sizeof(bucket),
+                                    cudaMemcpyDeviceToHost, stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (table_stride != 0) return to_jacobian(window_sums[0]);  // shifted bases: one bucket set, no Horner
 
     // Horner on the host: R = 2^c R + window_w from the top window down.
     bucket r = bucket::identity();
@@ -438,34 +455,49 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
     return to_jacobian(r);
 }
 
+}  // namespace detail
+
+/// sum_i scalars[i] * points[i] for n affine points and n scalars, both in device memory.
+/// Enqueues everything on `stream`, waits for that stream only, and returns the result
+/// (Jacobian). `workspace` must hold msm_device_workspace_bytes<G>(n, opt) bytes (checked;
+/// 256-byte alignment). Throws cuda_error naming the failing call, or invalid_argument.
+/// Scalars are n words of G::scalar::integer in opt.form; n = 0 returns the identity.
+template <class G>
+jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n, void* workspace,
+                       size_t workspace_bytes, cudaStream_t stream, const device_options& opt = {}) {
+    if (n == 0) return jacobian<G>::identity();
+    if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
+    return detail::msm_run<G>(detail::device_plan<G>(n, opt), points, 0, scalars, workspace, workspace_bytes, stream,
+                              opt.form);
+}
+
 /// Convenience: points and scalars in host memory (pageable or pinned). Allocates device
-/// copies and the workspace on `stream` (stream-ordered), uploads, runs msm_device, frees.
+/// copies and the workspace on `stream` (stream-ordered), uploads the scalars, enqueues the
+/// digits and the sort, and only then uploads the points (on a second stream that `stream`
+/// waits for), so the point upload overlaps the sort; frees everything in stream order.
 template <class G>
 jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n,
                                  cudaStream_t stream, const device_options& opt = {}) {
     if (n == 0) return jacobian<G>::identity();
+    if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
     using integer = typename G::scalar::integer;
-    const size_t ws_bytes = msm_device_workspace_bytes<G>(n, opt);
-    void *dp = nullptr, *ds = nullptr, *dw = nullptr;
-    auto release = [&] {
-        if (dp) cudaFreeAsync(dp, stream);
-        if (ds) cudaFreeAsync(ds, stream);
-        if (dw) cudaFreeAsync(dw, stream);
+    const detail::device_plan<G> plan(n, opt);
+    gpu::stream copy;
+    gpu::event allocated(false), uploaded(false);
+    gpu::device_buffer<affine<G>> dp(n, stream);
+    gpu::device_buffer<integer> ds(n, stream);
+    gpu::device_buffer<char> ws(plan.total, stream);
+    ds.upload(scalars, stream);
+    allocated.record(stream);
+    auto upload_points = [&] {
+        CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, allocated, 0));
+        dp.upload(points, copy);
+        uploaded.record(copy);
+        CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, uploaded, 0));
     };
-    try {
-        CUZK_CUDA_CHECK(cudaMallocAsync(&dp, n * sizeof(affine<G>), stream));
-        CUZK_CUDA_CHECK(cudaMallocAsync(&ds, n * sizeof(integer), stream));
-        CUZK_CUDA_CHECK(cudaMallocAsync(&dw, ws_bytes, stream));
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(dp, points, n * sizeof(affine<G>), cudaMemcpyHostToDevice, stream));
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(ds, scalars, n * sizeof(integer), cudaMemcpyHostToDevice, stream));
-        jacobian<G> r = msm_device<G>(static_cast<const affine<G>*>(dp), static_cast<const integer*>(ds), n, dw,
-                                      ws_bytes, stream, opt);
-        release();
-        return r;
-    } catch (...) {
-        release();
-        throw;
-    }
+    jacobian<G> r = detail::msm_run<G>(plan, dp.data(), 0, ds.data(), ws.data(), ws.bytes(), stream, opt.form,
+                                       upload_points);
+    return r;  // msm_run synchronised `stream`, which waited for `copy`: the buffers may go
 }
 
 }  // namespace cuzk::msm
