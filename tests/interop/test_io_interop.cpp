@@ -237,6 +237,31 @@ TYPED_TEST(io_interop, json_files_round_trip_byte_for_byte_and_match_the_zkey) {
     }
 }
 
+TYPED_TEST(io_interop, writers_reproduce_snarkjs_files) {
+    // write_zkey(read(zkey)) reproduces snarkjs's sections 1..9 byte for byte (section 10, the
+    // MPC transcript, is not kept by the reader: ours has no contributions); write_wtns(read(wtns))
+    // reproduces the whole witness file.
+    const fs::path tmp = fs::temp_directory_path() / ("cuzk_interop_writers_" + std::string(TypeParam::snarkjs_name));
+    fs::create_directories(tmp);
+    for (const char* name : circuits) {
+        SCOPED_TRACE(name);
+        const auto dir = fixture_dir<TypeParam>(name);
+        const std::string zpath = (dir / (std::string(name) + ".zkey")).string();
+        write_zkey((tmp / "k.zkey").string(), zkey<TypeParam>::read(zpath));
+        const auto theirs = binfile::open(zpath, "zkey", 1), ours = binfile::open((tmp / "k.zkey").string(), "zkey", 1);
+        for (uint32_t id = 1; id <= 9; ++id) {
+            SCOPED_TRACE("section " + std::to_string(id));
+            auto a = theirs.reader(id), b = ours.reader(id);
+            ASSERT_EQ(a.remaining(), b.remaining());
+            EXPECT_TRUE(a.bytes(size_t(a.remaining())) == b.bytes(size_t(b.remaining())));
+        }
+        const std::string wpath = (dir / (std::string(name) + ".wtns")).string();
+        write_wtns((tmp / "w.wtns").string(), wtns<TypeParam>::read(wpath));
+        EXPECT_TRUE(read_bytes(wpath) == read_bytes(tmp / "w.wtns"));
+    }
+    fs::remove_all(tmp);
+}
+
 TYPED_TEST(io_interop, real_files_truncated_or_corrupted_are_rejected) {
     using other = std::conditional_t<std::is_same_v<TypeParam, bn128>, bls12381, bn128>;
     for (const char* name : circuits) {
