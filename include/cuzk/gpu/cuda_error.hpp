@@ -26,8 +26,13 @@ private:
 
 namespace gpu {
 /// Throws cuda_error when code is not cudaSuccess (use through CUZK_CUDA_CHECK).
+/// Clears the runtime's last-error slot first, so that a failure reported here is not reported
+/// again by the next launch check (a non-sticky error such as a failed registration).
 inline void check(cudaError_t code, const char* call, const char* file, int line) {
-    if (code != cudaSuccess) throw cuda_error(code, call, file, line);
+    if (code != cudaSuccess) {
+        (void)cudaGetLastError();
+        throw cuda_error(code, call, file, line);
+    }
 }
 }  // namespace gpu
 

@@ -362,11 +362,19 @@ private:
         return timer.time("assemble", [&] { return assemble_proof<Curve>(key, sum_a, sum_b1, sum_b2, sum_l, sum_h, rng); });
     }
 
+    /// Page-locks a key vector for the copy engine. Memory that is already registered (another
+    /// streamed prover over the same key, or the caller) stays as it is and is not ours to
+    /// unregister: that owner must outlive this prover.
     template <class T>
     void pin(const std::vector<T>& v) {
         if (v.empty()) return;
         void* p = const_cast<T*>(v.data());
-        CUZK_CUDA_CHECK(cudaHostRegister(p, v.size() * sizeof(T), cudaHostRegisterDefault));
+        const cudaError_t e = cudaHostRegister(p, v.size() * sizeof(T), cudaHostRegisterDefault);
+        if (e == cudaErrorHostMemoryAlreadyRegistered) {
+            (void)cudaGetLastError();
+            return;
+        }
+        CUZK_CUDA_CHECK(e);
         pinned_.push_back(p);
     }
 
