@@ -61,6 +61,28 @@ void expect_same_as_cpu(const fixture<C>& f, gpu_context& gpu, uint64_t seed) {
     EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), on_gpu));
 }
 
+TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
+    REQUIRE_GPU();
+    using C = TypeParam;
+    for (double bits : {0.0, 0.9}) {
+        fixture<C> f(10, bits, 23);
+        gpu_context gpu(0, kBudget);
+        prover<C> cpu_prover(f.pk);
+        prover<C, cuda_policy<>> tabled(f.pk, gpu, shared_system(f), {.precompute_bases = true});
+        EXPECT_NE(tabled.tables_note().find("G2 table resident"), std::string::npos) << tabled.tables_note();
+        std::mt19937_64 r1(31), r2(31);
+        EXPECT_EQ(tabled.prove(f.ckt.assignment, r1), cpu_prover.prove(f.ckt.system, f.ckt.assignment, r2));
+        // A budget with room for the key and a proof but not the tables: no tables, still right.
+        prover<C, cuda_policy<>> sizing(f.pk, gpu, nullptr, {.precompute_bases = true});
+        gpu_context small(0, groth16::detail::device_key<C>::bytes_for(*f.pk) + sizing.resident_proof_bytes() + 64);
+        prover<C, cuda_policy<>> untabled(f.pk, small, nullptr, {.precompute_bases = true});
+        EXPECT_TRUE(untabled.key_resident());
+        EXPECT_NE(untabled.tables_note().find("do not fit"), std::string::npos) << untabled.tables_note();
+        std::mt19937_64 r3(32), r4(32);
+        EXPECT_EQ(untabled.prove(f.ckt.system, f.ckt.assignment, r3), cpu_prover.prove(f.ckt.system, f.ckt.assignment, r4));
+    }
+}
+
 TYPED_TEST(ProverGpuTest, ResidentCircuitNamesTheViolatedConstraint) {
     REQUIRE_GPU();
     using C = TypeParam;

@@ -20,6 +20,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstdio>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -34,6 +35,7 @@
 #include "cuzk/groth16/device_circuit.cuh"
 #include "cuzk/groth16/gpu_context.hpp"
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/ntt/device_domain.cuh"
 #include "cuzk/ntt/ntt_device.cuh"
@@ -49,7 +51,23 @@ struct cuda_policy {
     static constexpr bool g2_on_gpu = G2OnGpu;
 };
 
+/// Runtime choices of the CUDA prover (the policy holds the structural ones).
+struct cuda_prover_options {
+    /// With a resident key, also keep tables of shifted bases (msm/fixed_bases.cuh) for its G1
+    /// vectors A, B1, L, H and, if they fit too, for B2: each MSM then has one bucket set and
+    /// wider windows (a quarter fewer additions at 2^24) for ~12x the vectors' memory. Tables
+    /// that do not fit the budget beside one proof are skipped; tables_note() says what was built.
+    bool precompute_bases = false;
+};
+
 namespace detail {
+
+/// Shifted-base tables for a resident key's vectors (empty pointers: not built).
+template <class Curve>
+struct key_tables {
+    std::unique_ptr<msm::fixed_bases<typename Curve::g1>> a, b_g1, l, h;
+    std::unique_ptr<msm::fixed_bases<typename Curve::g2>> b_g2;
+};
 
 /// p_i = a_i b_i - c_i in place of a (the H scalars on snarkjs's odd coset).
 template <class Fr>
@@ -142,8 +160,8 @@ public:
     /// beside one proof; else prove(z) evaluates on the host and circuit_fallback_reason() says
     /// why), and prove(z) proves it.
     prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu,
-           std::shared_ptr<const r1cs<fr>> circuit = nullptr)
-        : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)) {
+           std::shared_ptr<const r1cs<fr>> circuit = nullptr, cuda_prover_options opt = {})
+        : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)), opt_(opt) {
         if (!pk_) throw invalid_argument("prover: null proving key");
         if (circuit_) check_key_matches(*pk_, *circuit_);
         CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
@@ -175,6 +193,8 @@ public:
                                            "evaluating a, b, c on the host";
             }
         }
+        // Tables last: the resident circuit saves more per proof than they do (docs/PERFORMANCE.md).
+        if (resident_ && opt_.precompute_bases) build_tables();
         setup_stream_.synchronize();
     }
 
@@ -193,6 +213,8 @@ public:
     bool circuit_resident() const { return device_circuit_ != nullptr; }
     /// Why a circuit given at construction is not resident (empty if it is, or none was given).
     const std::string& circuit_fallback_reason() const { return circuit_fallback_reason_; }
+    /// Which shifted-base tables were built (cuda_prover_options::precompute_bases), or why not.
+    const std::string& tables_note() const { return tables_note_; }
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
         size_t b = resident_proof_bytes();
@@ -210,9 +232,14 @@ public:
     size_t msm_workspace_bytes() const {
         const auto& key = *pk_;
         const size_t nv = key.num_variables(), aux = key.l.size();
-        return std::max({msm::msm_device_workspace_bytes<G1>(nv), msm::msm_device_workspace_bytes<G1>(aux),
-                         msm::msm_device_workspace_bytes<G1>(key.h.size()),
-                         G2OnGpu ? msm::msm_device_workspace_bytes<G2>(nv) : size_t(0)});
+        size_t b = std::max({msm::msm_device_workspace_bytes<G1>(nv), msm::msm_device_workspace_bytes<G1>(aux),
+                             msm::msm_device_workspace_bytes<G1>(key.h.size()),
+                             G2OnGpu ? msm::msm_device_workspace_bytes<G2>(nv) : size_t(0)});
+        if (opt_.precompute_bases)
+            b = std::max({b, msm::fixed_bases_workspace_bytes<G1>(nv), msm::fixed_bases_workspace_bytes<G1>(aux),
+                          msm::fixed_bases_workspace_bytes<G1>(key.h.size()),
+                          G2OnGpu ? msm::fixed_bases_workspace_bytes<G2>(nv) : size_t(0)});
+        return b;
     }
 
     /// Proves that z satisfies cs (see the CPU prover for the errors it throws). Thread-safe:
@@ -330,22 +357,25 @@ private:
         const integer* zs = reinterpret_cast<const integer*>(d_z.data());
         msm::device_options mont{};
         mont.form = msm::scalar_form::montgomery;
-        auto msm1 = [&](const affine<G1>* pts, const integer* s, size_t count) {
-            return msm::msm_device<G1>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
+        // With a table the MSM reads its shifted copies, else the key vector.
+        auto msm_on = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table, const affine<G>* pts,
+                                   const integer* s, size_t count) {
+            if (table) return msm::msm_device(*table, s, count, d_ws.data(), d_ws.bytes(), st, mont.form);
+            return msm::msm_device<G>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
         };
-        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return msm1(dk.a.data(), zs, nv); });
-        auto sum_b1 = timer.time("MSM B G1", [&] { wait_for(1); return msm1(dk.b_g1.data(), zs, nv); });
+        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return msm_on(tables_.a, dk.a.data(), zs, nv); });
+        auto sum_b1 = timer.time("MSM B G1", [&] { wait_for(1); return msm_on(tables_.b_g1, dk.b_g1.data(), zs, nv); });
         jacobian<G2> sum_b2;
         if constexpr (G2OnGpu) {
-            sum_b2 = timer.time("MSM B G2", [&] {
-                wait_for(2);
-                return msm::msm_device<G2>(dk.b_g2.data(), zs, nv, d_ws.data(), d_ws.bytes(), st, mont);
-            });
+            sum_b2 = timer.time("MSM B G2", [&] { wait_for(2); return msm_on(tables_.b_g2, dk.b_g2.data(), zs, nv); });
         }
-        auto sum_l = timer.time("MSM L", [&] { wait_for(3); return msm1(dk.l.data(), zs + np + 1, nv - np - 1); });
+        auto sum_l = timer.time("MSM L", [&] {
+            wait_for(3);
+            return msm_on(tables_.l, dk.l.data(), zs + np + 1, nv - np - 1);
+        });
         auto sum_h = timer.time("MSM H", [&] {
             wait_for(4);
-            return msm1(dk.h.data(), reinterpret_cast<const integer*>(d_abc.data()), key.h.size());
+            return msm_on(tables_.h, dk.h.data(), reinterpret_cast<const integer*>(d_abc.data()), key.h.size());
         });
         // Free in stream order, then let the next worker in.
         per_proof_key.reset();
@@ -362,6 +392,42 @@ private:
         return timer.time("assemble", [&] { return assemble_proof<Curve>(key, sum_a, sum_b1, sum_b2, sum_l, sum_h, rng); });
     }
 
+    /// Tables of shifted bases for the resident key: the G1 vectors if they fit beside one proof,
+    /// then B2 if it fits too (called under the memory lock, on the setup stream).
+    void build_tables() {
+        const auto& key = *pk_;
+        using T1 = msm::fixed_bases<G1>;
+        using T2 = msm::fixed_bases<G2>;
+        const size_t g1_bytes = T1::bytes_for(key.a.size()) + T1::bytes_for(key.b_g1.size()) +
+                                T1::bytes_for(key.l.size()) + T1::bytes_for(key.h.size());
+        auto gb = [](size_t b) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.1f GB", double(b) / 1e9);
+            return std::string(text);
+        };
+        if (auto r = gpu_.budget().try_reserve_resident(g1_bytes, per_proof_bytes())) {
+            g1_tables_reservation_ = std::move(*r);
+            tables_.a = std::make_unique<T1>(resident_->a.data(), key.a.size(), setup_stream_);
+            tables_.b_g1 = std::make_unique<T1>(resident_->b_g1.data(), key.b_g1.size(), setup_stream_);
+            if (!key.l.empty()) tables_.l = std::make_unique<T1>(resident_->l.data(), key.l.size(), setup_stream_);
+            tables_.h = std::make_unique<T1>(resident_->h.data(), key.h.size(), setup_stream_);
+            tables_note_ = "G1 tables resident (" + gb(g1_bytes) + ")";
+        } else {
+            tables_note_ = "G1 tables (" + gb(g1_bytes) + ") do not fit the budget beside one proof: none built";
+            return;
+        }
+        if constexpr (G2OnGpu) {
+            const size_t g2_bytes = T2::bytes_for(key.b_g2.size());
+            if (auto r = gpu_.budget().try_reserve_resident(g2_bytes, per_proof_bytes())) {
+                g2_table_reservation_ = std::move(*r);
+                tables_.b_g2 = std::make_unique<T2>(resident_->b_g2.data(), key.b_g2.size(), setup_stream_);
+                tables_note_ += ", G2 table resident (" + gb(g2_bytes) + ")";
+            } else {
+                tables_note_ += ", G2 table (" + gb(g2_bytes) + ") does not fit: plain G2 MSM";
+            }
+        }
+    }
+
     /// Page-locks a key vector for the copy engine. Memory that is already registered (another
     /// streamed prover over the same key, or the caller) stays as it is and is not ours to
     /// unregister: that owner must outlive this prover.
@@ -369,24 +435,26 @@ private:
     void pin(const std::vector<T>& v) {
         if (v.empty()) return;
         void* p = const_cast<T*>(v.data());
-        const cudaError_t e = cudaHostRegister(p, v.size() * sizeof(T), cudaHostRegisterDefault);
-        if (e == cudaErrorHostMemoryAlreadyRegistered) {
-            (void)cudaGetLastError();
-            return;
-        }
-        CUZK_CUDA_CHECK(e);
+        cudaPointerAttributes attr{};
+        CUZK_CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
+        if (attr.type == cudaMemoryTypeHost) return;  // already page-locked by someone else
+        CUZK_CUDA_CHECK(cudaHostRegister(p, v.size() * sizeof(T), cudaHostRegisterDefault));
         pinned_.push_back(p);
     }
 
     std::shared_ptr<const proving_key<Curve>> pk_;
     gpu_context& gpu_;
     std::shared_ptr<const r1cs<fr>> circuit_;
+    cuda_prover_options opt_;
     gpu::stream setup_stream_;
     detail::key_events events_;
     ntt::domain<fr> host_domain_{0};
     std::unique_ptr<ntt::device_domain<fr>> domain_;
     gpu::vram_budget::reservation key_reservation_;
     std::unique_ptr<detail::device_key<Curve>> resident_;
+    gpu::vram_budget::reservation g1_tables_reservation_, g2_table_reservation_;
+    detail::key_tables<Curve> tables_;
+    std::string tables_note_;
     std::string fallback_reason_;
     gpu::vram_budget::reservation circuit_reservation_;
     std::unique_ptr<device_circuit<fr>> device_circuit_;

@@ -118,11 +118,19 @@ private:
     gpu::device_buffer<affine<G>> table_;
 };
 
+/// Workspace bytes an MSM over n bases of a table of width window_bits needs (0: the width a
+/// table of n bases chooses), for sizing before the table exists.
+template <class G>
+size_t fixed_bases_workspace_bytes(size_t n, unsigned window_bits = 0) {
+    if (n == 0) return 0;
+    const unsigned c = window_bits != 0 ? window_bits : fixed_bases_window_bits(n, unsigned(G::scalar::modulus_bits));
+    return detail::device_plan<G>(n, device_options{.window_bits = c}, true).total;
+}
+
 /// Workspace bytes msm_device(table, ...) needs for the first n bases.
 template <class G>
 size_t msm_device_workspace_bytes(const fixed_bases<G>& table, size_t n) {
-    if (n == 0) return 0;
-    return detail::device_plan<G>(n, device_options{.window_bits = table.window_bits()}, true).total;
+    return fixed_bases_workspace_bytes<G>(n, table.window_bits());
 }
 
 /// sum_i scalars[i] * P_i over the first n bases of the table (n <= table.size()), scalars in

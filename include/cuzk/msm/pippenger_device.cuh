@@ -22,6 +22,9 @@
 //              computes run_j = sum B_b and acc_j = sum (b - jM + 1) B_b by running sums.
 //  6. fold (level 2)  one block per window: sum_b (b+1) B_b = sum_j acc_j + M sum_j j run_j; the
 //              inner sum is the same running-sum trick over the S segments, then a block-wide tree.
+//              (With shifted bases there is one big bucket set: it is folded as V groups of
+//              buckets, each like a window, and the host adds each group's offset g L times its
+//              plain total; see msm_run.)
 //  7. combine  the W window sums are copied to the host (one stream-ordered copy and a stream
 //              synchronisation) and combined by Horner's rule there: c doublings per window are
 //              a long serial chain, fast on a CPU core and slow on one GPU thread.
@@ -105,13 +108,16 @@ struct device_plan {
     size_t items = 0;         // W * n sorted pairs
     size_t seg_len = 0;       // L: pairs per accumulation thread
     size_t segs = 0;          // T = ceil(items / L)
+    unsigned fold_sets = 0;   // V: groups the fold treats as windows (W; or 64+ for one big set)
+    uint32_t fold_buckets = 0;  // buckets per fold group (B, or B / V)
     uint32_t fold_len = 0;    // M: buckets per level-1 fold thread (power of two)
-    uint32_t fold_segs = 0;   // S = B / M per window
+    uint32_t fold_segs = 0;   // S = fold_buckets / M per group
     uint32_t fold2_len = 0;   // Q: level-1 segments per level-2 thread
     uint32_t fold2_threads = 0;
     size_t cub_bytes = 0;
     // byte offsets into the workspace
-    size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win, total;
+    size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win,
+        o_tot, total;
 
     /// `shifted_bases`: the points come with copies 2^(cw) P for every window w, so every window
     /// adds into one set of buckets (then opt.window_bits is the table's c).
@@ -134,11 +140,22 @@ struct device_plan {
         // Accumulation: about 64k threads in flight, at least 8 pairs each.
         seg_len = std::max<size_t>(8, (items + 65535) / 65536);
         segs = std::max<size_t>(1, (items + seg_len - 1) / seg_len);
-        // Fold level 1: about 32k threads; level 2: up to msm_fold2_block threads per window.
-        uint64_t m = 1;
-        while (m < buckets && uint64_t(keys) / m > 32768) m *= 2;
-        fold_len = uint32_t(m);
-        fold_segs = buckets / fold_len;  // per bucket set
+        if (!shifted_bases) {
+            // Fold level 1: about 32k threads; level 2: up to msm_fold2_block threads per window.
+            fold_sets = windows;
+            fold_buckets = buckets;
+            uint64_t m = 1;
+            while (m < buckets && uint64_t(keys) / m > 32768) m *= 2;
+            fold_len = uint32_t(m);
+        } else {
+            // One big bucket set: a single level-2 block would add thousands of segments in
+            // series (17 ms at 2^15 buckets), so the set is folded as V groups of B / V buckets,
+            // each like a window, and the host adds the groups' offsets (msm_run).
+            fold_sets = std::max<uint32_t>(std::min<uint32_t>(buckets, 64), buckets >> 13);
+            fold_buckets = buckets / fold_sets;
+            fold_len = std::max<uint32_t>(1, fold_buckets / msm_fold2_block);
+        }
+        fold_segs = fold_buckets / fold_len;
         fold2_threads = std::min<uint32_t>(fold_segs, msm_fold2_block);
         fold2_len = fold_segs / fold2_threads;
         if (items != 0) {
@@ -161,9 +178,10 @@ struct device_plan {
         o_buckets = take(size_t(keys) * sizeof(bucket));
         o_head = take(segs * sizeof(bucket));
         o_tail = take(segs * sizeof(bucket));
-        o_run = take(size_t(bucket_sets) * fold_segs * sizeof(bucket));
-        o_acc = take(size_t(bucket_sets) * fold_segs * sizeof(bucket));
-        o_win = take(size_t(bucket_sets) * sizeof(bucket));
+        o_run = take(size_t(fold_sets) * fold_segs * sizeof(bucket));
+        o_acc = take(size_t(fold_sets) * fold_segs * sizeof(bucket));
+        o_win = take(size_t(fold_sets) * sizeof(bucket));
+        o_tot = take(size_t(fold_sets) * (fold2_threads + 1) * sizeof(bucket));  // T scratch per group, then V totals
         total = off;
     }
 };
@@ -326,16 +344,19 @@ __device__ __forceinline__ xyzz<G> msm_small_mul(const xyzz<G>& p, uint32_t k) {
     return r;
 }
 
-/// Step 6: one block per window. Thread t takes level-1 segments j in [tQ, tQ + Q):
+/// Step 6: one block per window (fold group). Thread t takes level-1 segments j in [tQ, tQ + Q):
 /// U_t = sum_j j run_j (running sums plus [tQ] of their total), V_t = sum_j acc_j; a tree in
 /// global scratch (run/acc rows of this window, no longer needed) sums them; the window's
-/// value is sum V + M * sum U (M a power of two: log2 M doublings).
+/// value is sum V + M * sum U (M a power of two: log2 M doublings). The plain sum of the
+/// group's buckets goes to totals[w] (its tree runs in tot_scratch, T entries per group).
 template <class G>
-__global__ void __launch_bounds__(msm_fold2_block) msm_fold2_kernel(xyzz<G>* window_sums, xyzz<G>* run, xyzz<G>* acc,
+__global__ void __launch_bounds__(msm_fold2_block) msm_fold2_kernel(xyzz<G>* window_sums, xyzz<G>* totals,
+                                                                    xyzz<G>* run, xyzz<G>* acc, xyzz<G>* tot_scratch,
                                                                     uint32_t M, uint32_t S, uint32_t Q) {
     const uint32_t w = blockIdx.x, t = threadIdx.x, T = blockDim.x;
     xyzz<G>* run_w = run + size_t(w) * S;
     xyzz<G>* acc_w = acc + size_t(w) * S;
+    xyzz<G>* tot_w = tot_scratch + size_t(w) * T;
     xyzz<G> u = xyzz<G>::identity(), v = xyzz<G>::identity(), tot = xyzz<G>::identity();
     if (t < S / Q) {
         const uint32_t lo = t * Q;
@@ -349,17 +370,20 @@ __global__ void __launch_bounds__(msm_fold2_block) msm_fold2_kernel(xyzz<G>* win
     __syncthreads();  // every thread has read its inputs before the tree overwrites them
     run_w[t] = u;
     acc_w[t] = v;
+    tot_w[t] = tot;
     for (uint32_t half = T / 2; half > 0; half /= 2) {
         __syncthreads();
         if (t < half) {
             run_w[t] = run_w[t] + run_w[t + half];
             acc_w[t] = acc_w[t] + acc_w[t + half];
+            tot_w[t] = tot_w[t] + tot_w[t + half];
         }
     }
     if (t == 0) {
         xyzz<G> r = run_w[0];
         for (uint32_t m = M; m > 1; m /= 2) r = r.dbl();
         window_sums[w] = r + acc_w[0];
+        totals[w] = tot_w[0];
     }
 }
 
@@ -404,6 +428,7 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     bucket* run = reinterpret_cast<bucket*>(ws + plan.o_run);
     bucket* acc = reinterpret_cast<bucket*>(ws + plan.o_acc);
     bucket* win = reinterpret_cast<bucket*>(ws + plan.o_win);
+    bucket* tot = reinterpret_cast<bucket*>(ws + plan.o_tot);  // T scratch rows, then the V totals
 
     const unsigned blk = detail::msm_block;
     auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
@@ -431,19 +456,35 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
         buckets, head, tail, skeys, start, plan.seg_len, plan.segs, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_fixup_kernel");
 
-    detail::msm_fold1_kernel<G><<<grid(size_t(plan.bucket_sets) * plan.fold_segs, blk), blk, 0, stream>>>(
-        run, acc, buckets, start, plan.buckets, plan.fold_len, plan.fold_segs, plan.bucket_sets);
+    detail::msm_fold1_kernel<G><<<grid(size_t(plan.fold_sets) * plan.fold_segs, blk), blk, 0, stream>>>(
+        run, acc, buckets, start, plan.fold_buckets, plan.fold_len, plan.fold_segs, plan.fold_sets);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold1_kernel");
 
-    detail::msm_fold2_kernel<G><<<plan.bucket_sets, plan.fold2_threads, 0, stream>>>(win, run, acc, plan.fold_len,
-                                                                                    plan.fold_segs, plan.fold2_len);
+    bucket* totals = tot + size_t(plan.fold_sets) * plan.fold2_threads;
+    detail::msm_fold2_kernel<G><<<plan.fold_sets, plan.fold2_threads, 0, stream>>>(
+        win, totals, run, acc, tot, plan.fold_len, plan.fold_segs, plan.fold2_len);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold2_kernel");
 
-    std::vector<bucket> window_sums(plan.bucket_sets);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), win, plan.bucket_sets * sizeof(bucket),
+    std::vector<bucket> window_sums(plan.fold_sets), group_totals(plan.fold_sets);
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), win, plan.fold_sets * sizeof(bucket),
                                     cudaMemcpyDeviceToHost, stream));
+    if (table_stride != 0)
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(group_totals.data(), totals, plan.fold_sets * sizeof(bucket),
+                                        cudaMemcpyDeviceToHost, stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-    if (table_stride != 0) return to_jacobian(window_sums[0]);  // shifted bases: one bucket set, no Horner
+
+    if (table_stride != 0) {
+        // One bucket set folded as V groups of L buckets: group g's weights are off by g L, so
+        // sum_b (b + 1) B_b = sum_g window_g + L * sum_g g total_g (running sums from the top).
+        bucket sum = bucket::identity(), running = bucket::identity(), weighted = bucket::identity();
+        for (const bucket& w : window_sums) sum += w;
+        for (unsigned g = plan.fold_sets - 1; g > 0; --g) {
+            running += group_totals[g];
+            weighted += running;
+        }
+        for (uint32_t l = plan.fold_buckets; l > 1; l /= 2) weighted = weighted.dbl();
+        return to_jacobian(sum + weighted);
+    }
 
     // Horner on the host: R = 2^c R + window_w from the top window down.
     bucket r = bucket::identity();
