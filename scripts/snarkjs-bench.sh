@@ -49,6 +49,7 @@ md=$out/snarkjs_bench.md
 failed=0
 
 now() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN {printf "%.6f", b - a}'; }  # no bc on every machine
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 snarkjs_ok() {  # vk public proof
@@ -102,7 +103,7 @@ for curve in $curves; do
                     [ $rc -ne 124 ] && failed=1
                     break
                 fi
-                sj_times="$sj_times $(echo "$t1 - $t0" | bc -l)"
+                sj_times="$sj_times $(elapsed "$t0" "$t1")"
                 total=$((total + 1))
                 if snarkjs_ok "$d/verification_key.json" "$d/snarkjs_public.json" "$d/snarkjs_proof.json"; then
                     verified=$((verified + 1))
@@ -110,7 +111,7 @@ for curve in $curves; do
                     echo "snarkjs-bench: snarkjs's own proof does not verify ($curve 2^$k rep $r)" >&2
                     failed=1
                 fi
-                echo "   snarkjs rep $r: $(echo "$t1 - $t0" | bc -l | cut -c1-7) s" >&2
+                echo "   snarkjs rep $r: $(elapsed "$t0" "$t1" | cut -c1-7) s" >&2
             done
         fi
         sj_med=$(echo "$sj_times" | median)
@@ -130,7 +131,7 @@ for curve in $curves; do
                 failed=1
                 break
             fi
-            cz_times="$cz_times $(echo "$t1 - $t0" | bc -l)"
+            cz_times="$cz_times $(elapsed "$t0" "$t1")"
             cz_prove="$cz_prove $(sed -n 's/.*prove \([0-9.]*\) s.*/\1/p' "$d/cuzk_$r.log" | head -1)"
             cz_backend=$(sed -n 's/.*(\(CPU\|GPU\))$/\1/p' "$d/cuzk_$r.log" | head -1)
             total=$((total + 1))
@@ -144,13 +145,13 @@ for curve in $curves; do
                 echo "snarkjs-bench: cuzk's proof does not verify ($curve 2^$k rep $r)" >&2
                 failed=1
             fi
-            echo "   cuzk-prove rep $r: $(echo "$t1 - $t0" | bc -l | cut -c1-7) s" >&2
+            echo "   cuzk-prove rep $r: $(elapsed "$t0" "$t1" | cut -c1-7) s" >&2
         done
         cz_med=$(echo "$cz_times" | median)
         cz_prove_med=$(echo "$cz_prove" | median)
         ratio="-"
         if [ "$sj_med" != "-" ] && [ "$cz_med" != "-" ]; then
-            ratio=$(echo "$sj_med / $cz_med" | bc -l | awk '{printf "%.1fx", $1}')
+            ratio=$(awk -v a="$sj_med" -v b="$cz_med" 'BEGIN {printf "%.1fx", a / b}')
         fi
         fmt() { [ "$1" = "-" ] && echo "-" || awk -v x="$1" 'BEGIN {printf "%.3f", x}'; }
         echo "| $curve | $k | $constraints | $(fmt "$sj_med")$sj_note | $(fmt "$cz_med") | $(fmt "$cz_prove_med") | $cz_backend | $ratio | $l | $verified/$total |" >>"$md"
