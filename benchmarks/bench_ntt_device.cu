@@ -97,14 +97,14 @@ call undo(call k) {
     return {!k.inverse, o, k.c};
 }
 
-template <class F>
+template <class F, class V>
 void run(const ntt::device_domain<F>& dd, F* p, size_t count, call k, cudaStream_t s,
          ntt::detail::device_tuning tuning) {
-    ntt::detail::run_device(dd, std::span<F>(p, count), k.inverse, k.order, k.c, s, "bench", tuning);
+    ntt::detail::run_device<F, V>(dd, std::span<F>(p, count), k.inverse, k.order, k.c, s, "bench", tuning);
 }
 
 /// Checks and times one transform; tuning other than the default only from BM_tuning.
-template <class F>
+template <class F, class V = ntt::detail::pass_variant<>>
 void measure(benchmark::State& state, int lg, variant v, ntt::detail::device_tuning tuning) {
     const size_t batch = v == fwd_nr_batch3 ? 3 : 1;
     const call k = call_of(v);
@@ -118,7 +118,7 @@ void measure(benchmark::State& state, int lg, variant v, ntt::detail::device_tun
 
     // Correctness of this size: round trip, and the host NTT for lg <= 20.
     CUZK_CUDA_CHECK(cudaMemcpyAsync(data.data(), orig.data(), orig.bytes(), cudaMemcpyDeviceToDevice, s));
-    run(dd, data.data(), count, k, s, tuning);
+    run<F, V>(dd, data.data(), count, k, s, tuning);
     if (lg <= 20) {
         std::vector<F> in(count), out(count);
         orig.download(in.data(), s);
@@ -133,7 +133,7 @@ void measure(benchmark::State& state, int lg, variant v, ntt::detail::device_tun
             return;
         }
     }
-    run(dd, data.data(), count, undo(k), s, tuning);
+    run<F, V>(dd, data.data(), count, undo(k), s, tuning);
     CUZK_CUDA_CHECK(cudaMemsetAsync(bad.data(), 0, sizeof(unsigned long long), s));
     count_mismatches<F><<<2048, 256, 0, s>>>(data.data(), orig.data(), count, bad.data());
     unsigned long long mismatches = 1;
@@ -145,13 +145,13 @@ void measure(benchmark::State& state, int lg, variant v, ntt::detail::device_tun
     }
 
     gpu::event start, stop;
-    for (int i = 0; i < 2; ++i) run(dd, data.data(), count, k, s, tuning);  // warm-up
+    for (int i = 0; i < 2; ++i) run<F, V>(dd, data.data(), count, k, s, tuning);  // warm-up
     std::vector<double> ms;
     for (auto _ : state) {
         ms.clear();
         for (int i = 0; i < 7; ++i) {
             start.record(s);
-            run(dd, data.data(), count, k, s, tuning);
+            run<F, V>(dd, data.data(), count, k, s, tuning);
             stop.record(s);
             stop.synchronize();
             ms.push_back(stop.elapsed_ms_since(start));
@@ -174,13 +174,12 @@ void BM_device_ntt(benchmark::State& state) {
     measure<F>(state, int(state.range(0)), variant(state.range(1)), {});
 }
 
-/// Forward NR with other tile sizes and butterflies per thread (to pick the defaults;
-/// lg_tile 0 is the default plan).
-template <class F>
+/// Forward NR with other tile sizes and butterflies per thread (run-time) and pass kernel
+/// variants V (build-time), to pick the defaults; lg_tile 0 is the default plan.
+template <class F, class V>
 void BM_tuning(benchmark::State& state) {
-    ntt::detail::device_tuning t{uint32_t(state.range(1)), uint32_t(state.range(2)), state.range(3) != 0,
-                                 uint32_t(state.range(4))};
-    measure<F>(state, int(state.range(0)), fwd_nr, t);
+    ntt::detail::device_tuning t{uint32_t(state.range(1)), uint32_t(state.range(2))};
+    measure<F, V>(state, int(state.range(0)), fwd_nr, t);
 }
 
 void sizes(benchmark::internal::Benchmark* b) {
@@ -192,11 +191,24 @@ void sizes(benchmark::internal::Benchmark* b) {
 
 BENCHMARK(BM_device_ntt<bls12_381::fr>)->Apply(sizes)->ArgNames({"lg", "variant"})->UseManualTime()
     ->Iterations(1)->Unit(benchmark::kMillisecond);
-BENCHMARK(BM_tuning<bls12_381::fr>)
-    ->ArgsProduct({{20, 24, 26, 28}, {0}, {2}, {1}, {1, 2}})
-    ->ArgsProduct({{24, 26}, {0}, {4}, {1}, {1, 2}})
-    ->ArgsProduct({{24, 26}, {10}, {2}, {0}, {1, 2}})
-    ->ArgNames({"lg", "lg_tile", "bfly_per_thread", "radix4", "ilp"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+using radix4_ilp1 = ntt::detail::pass_variant<true, 1>;  // the default
+using radix4_ilp2 = ntt::detail::pass_variant<true, 2>;
+using radix2_ilp1 = ntt::detail::pass_variant<false, 1>;
+using radix2_ilp2 = ntt::detail::pass_variant<false, 2>;
+BENCHMARK(BM_tuning<bls12_381::fr, radix4_ilp1>)
+    ->ArgsProduct({{20, 24, 26, 28}, {0}, {2}})
+    ->ArgsProduct({{24, 26}, {0}, {4}})
+    ->ArgNames({"lg", "lg_tile", "bfly_per_thread"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tuning<bls12_381::fr, radix4_ilp2>)
+    ->ArgsProduct({{20, 24, 26, 28}, {0}, {2}})
+    ->ArgsProduct({{24, 26}, {0}, {4}})
+    ->ArgNames({"lg", "lg_tile", "bfly_per_thread"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tuning<bls12_381::fr, radix2_ilp1>)
+    ->ArgsProduct({{24, 26}, {10}, {2}})
+    ->ArgNames({"lg", "lg_tile", "bfly_per_thread"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_tuning<bls12_381::fr, radix2_ilp2>)
+    ->ArgsProduct({{24, 26}, {10}, {2}})
+    ->ArgNames({"lg", "lg_tile", "bfly_per_thread"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_device_ntt<bn254::fr>)->Args({20, fwd_nr})->Args({24, fwd_nr})->Args({24, fwd_coset_nr})
     ->Args({24, inv_rn})->ArgNames({"lg", "variant"})->UseManualTime()->Iterations(1)->Unit(benchmark::kMillisecond);
 

@@ -2,27 +2,26 @@
 
 set(CUZK_WARNINGS -Wall -Wextra -Wno-unknown-pragmas)
 
-# Device code fully optimised takes nvcc many CPU-minutes per kernel family (every field product
-# inlined). Where the GPU code is only compiled, never run (CI has no GPU), scripts/test.sh turns
-# this on: same sources, same checks by the compiler front end, device optimisation off.
-# NEVER run such binaries on a GPU: unoptimised, nvcc lets other instructions clobber the carry
-# flag between the PTX carry-chain statements, and results are wrong (seen on the H200).
-option(CUZK_CUDA_FAST_COMPILE "Compile device code without optimisation (for machines without a GPU)" OFF)
-set(CUZK_CUDA_EXTRA_FLAGS)
-if(CUZK_CUDA_FAST_COMPILE)
-  set(CUZK_CUDA_EXTRA_FLAGS -Xcicc=-O0 -Xptxas=-O0)
-  message(STATUS "cuzk: CUZK_CUDA_FAST_COMPILE: device code is compiled unoptimised, for compile checks only (it computes wrong results on a GPU)")
+# cuzk's own CUDA executables link the precompiled instances (each kernel family compiled once
+# per build, in src/instances/); OFF compiles every TU header-only, as a consumer without the
+# library would (the GPU machine tests both).
+option(CUZK_USE_INSTANCES "Link cuzk's CUDA tests, benchmarks and examples to cuzk::instances" ON)
+if(CUZK_USE_INSTANCES AND NOT CUZK_HAVE_INSTANCES AND CUZK_HAVE_CUDA)
+  message(FATAL_ERROR "CUZK_USE_INSTANCES needs CUZK_BUILD_INSTANCES=ON")
 endif()
 
 # cuzk_executable(name SOURCES...) - a host or CUDA executable linked to cuzk.
-# .cu sources are only built when CUDA is enabled (the caller checks CUZK_HAVE_CUDA).
+# .cu sources are only built when CUDA is enabled (the caller checks CUZK_HAVE_CUDA). With
+# CUZK_USE_INSTANCES those link cuzk::instances (a .cpp compiled as CUDA links it itself).
 function(cuzk_executable name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE cuzk::cuzk)
   target_compile_options(${name} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${CUZK_WARNINGS}>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>
-    "$<$<COMPILE_LANGUAGE:CUDA>:${CUZK_CUDA_EXTRA_FLAGS}>")
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
+  if(CUZK_HAVE_CUDA AND CUZK_USE_INSTANCES AND "${ARGN}" MATCHES "\\.cu(;|$)")
+    target_link_libraries(${name} PRIVATE cuzk::instances)
+  endif()
   if(OpenMP_CXX_FOUND)
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
   endif()

@@ -23,6 +23,9 @@
 #   CUZK_SUITE_TIMEOUT   seconds allowed per binary (default 900)
 #   CUZK_SKIP_BENCH=1    run the tests only;  CUZK_SKIP_TESTS=1  the benchmarks only
 #   CUZK_COMMIT          the commit to name in the summary when the tree has no .git
+#   CUZK_SUITE_CMAKE_ARGS  extra configure arguments, e.g. -DCUZK_USE_INSTANCES=OFF (header-only
+#                        build) or -DGMP_INCLUDE_DIR=... -DGMP_LIBRARY=... (a carried GMP)
+# A build it makes also leaves build-times.txt in OUTDIR: seconds per compiled file (.ninja_log).
 # Exit status: non-zero when a test failed or a target did not build (the rest still run).
 set -uo pipefail
 
@@ -51,14 +54,18 @@ else
     done
     echo "gpu-suite: building ${targets[*]} in $build"
     if ! cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DCUZK_CUDA=ON >"$out/build.log" 2>&1; then
+        -DCUZK_CUDA=ON ${CUZK_SUITE_CMAKE_ARGS:-} >"$out/build.log" 2>&1; then
         echo "gpu-suite: configure failed, see $out/build.log" | tee "$out/summary.txt"
         tail -30 "$out/build.log"
         exit 1
     fi
     # Keep going past a target that does not compile (someone's work in progress): the
     # others still run, and the summary names what did not build.
+    build_start=$(date +%s)
     cmake --build "$build" -j "$(nproc)" --target "${targets[@]}" -- -k 0 >>"$out/build.log" 2>&1
+    echo "wall $(($(date +%s) - build_start)) s for the build, -j $(nproc)" >"$out/build-times.txt"
+    # .ninja_log: start and end (ms) per output; the slowest compiles first.
+    awk -F'\t' 'NR > 1 { printf "%8.1f s  %s\n", ($2 - $1) / 1000, $4 }' "$build/.ninja_log" | sort -rn >>"$out/build-times.txt"
     for t in "${targets[@]}"; do
         [[ -x $build/tests/$t || -x $build/benchmarks/$t ]] || build_failed+=("$t")
     done

@@ -14,19 +14,13 @@
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/ntt/ntt_device.cuh"
 #include "cuzk/ntt/ntt_host.hpp"
+#include "gpu_test.hpp"
 
 namespace {
 
 using namespace cuzk;
 using ntt::coset;
 using ntt::ordering;
-
-bool have_gpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-#define REQUIRE_GPU() \
-    if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
 
 template <class F>
 class NttDevice : public ::testing::Test {};
@@ -68,7 +62,7 @@ std::vector<F> on_host(const ntt::domain<F>& d, std::vector<F> v, bool inverse, 
 }
 
 TYPED_TEST(NttDevice, MatchesHostEveryOrderCosetDirection) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using F = TypeParam;
     gpu::stream s;
     for (size_t lg : {0, 1, 2, 3, 4, 5, 7, 9, 10, 11, 12, 13, 16, 19}) {
@@ -85,33 +79,39 @@ TYPED_TEST(NttDevice, MatchesHostEveryOrderCosetDirection) {
 }
 
 TYPED_TEST(NttDevice, OtherLaunchShapesMatchHost) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using F = TypeParam;
     gpu::stream s;
-    const ntt::detail::device_tuning shapes[] = {{10, 2, false, 1}, {9, 1, true, 1}, {10, 4, true, 2},
-                                                 {6, 2, true, 2},   {0, 2, false, 2}};
-    for (size_t lg : {8, 13, 18}) {
-        ntt::domain<F> d(lg);
-        ntt::device_domain<F> dd(d, s);
-        auto a = random_vector<F>(2 * d.size(), 500 + lg);
-        for (const auto& t : shapes)
+    // Each kernel variant (a build-time choice) with some run-time shapes.
+    auto check = [&]<class V>(V, ntt::detail::device_tuning t) {
+        for (size_t lg : {8, 13, 18}) {
+            ntt::domain<F> d(lg);
+            ntt::device_domain<F> dd(d, s);
+            auto a = random_vector<F>(2 * d.size(), 500 + lg);
             for (auto [inv, o, c] : {std::tuple{false, ordering::nr, coset::shifted}, std::tuple{true, ordering::rn, coset::shifted},
                                      std::tuple{false, ordering::rr, coset::none}, std::tuple{true, ordering::nn, coset::none}}) {
                 gpu::device_buffer<F> buf(a.size(), s);
                 buf.upload(a.data(), s);
-                ntt::detail::run_device(dd, std::span<F>(buf.data(), a.size()), inv, o, c, s, "test", t);
+                ntt::detail::run_device<F, V>(dd, std::span<F>(buf.data(), a.size()), inv, o, c, s, "test", t);
                 std::vector<F> got(a.size());
                 buf.download(got.data(), s);
                 s.synchronize();
                 ASSERT_EQ(got, on_host(d, a, inv, o, c))
                     << "lg=" << lg << " tile=" << t.max_lg_tile << " bpt=" << t.butterflies_per_thread
-                    << " radix4=" << t.radix4 << " ilp=" << t.ilp << " inverse=" << inv << " order=" << int(o);
+                    << " radix4=" << V::radix4 << " ilp=" << V::ilp << " inverse=" << inv << " order=" << int(o);
             }
-    }
+        }
+    };
+    using ntt::detail::pass_variant;
+    check(pass_variant<false, 1>{}, {10, 2});
+    check(pass_variant<true, 1>{}, {9, 1});
+    check(pass_variant<true, 2>{}, {10, 4});
+    check(pass_variant<true, 2>{}, {6, 2});
+    check(pass_variant<false, 2>{}, {0, 2});
 }
 
 TYPED_TEST(NttDevice, FullCosetTablesAndOddCoset) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using F = TypeParam;
     gpu::stream s;
     for (size_t lg : {6, 14, 17}) {
@@ -127,7 +127,7 @@ TYPED_TEST(NttDevice, FullCosetTablesAndOddCoset) {
 }
 
 TYPED_TEST(NttDevice, LargeMatchesHost) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using F = TypeParam;
     gpu::stream s;
     for (size_t lg : {20, 22}) {
@@ -162,7 +162,7 @@ __global__ void fill_random(F* out, uint64_t n, uint64_t seed) {
 }
 
 TYPED_TEST(NttDevice, RoundTrip2to26) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using F = TypeParam;
     gpu::stream s;
     ntt::domain<F> d(26);
@@ -185,7 +185,7 @@ TYPED_TEST(NttDevice, RoundTrip2to26) {
 }
 
 TYPED_TEST(NttDevice, TwoStreamsShareOneDomain) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using F = TypeParam;
     gpu::stream s1, s2;
     ntt::domain<F> d(15);
@@ -213,7 +213,7 @@ TYPED_TEST(NttDevice, TwoStreamsShareOneDomain) {
 }
 
 TYPED_TEST(NttDevice, ArgumentErrors) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using F = TypeParam;
     gpu::stream s;
     ntt::domain<F> d(4);

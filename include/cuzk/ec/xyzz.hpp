@@ -85,6 +85,11 @@ struct xyzz {
         return r;
     }
 
+    /// The doublings that an addition falls back to when P == Q: rare, so a call on the device
+    /// rather than a second formula inlined into every addition (and every kernel).
+    CUZK_HD_OUTLINE static constexpr xyzz dbl_cold(const xyzz& p) { return p.dbl(); }
+    CUZK_HD_OUTLINE static constexpr xyzz dbl_cold(const affine<G>& q) { return dbl(q); }
+
     /// P + Q. add-2008-s: 12M + 2S, plus the exceptional cases (identity, P == Q, P == -Q).
     CUZK_HD constexpr friend xyzz operator+(const xyzz& p, const xyzz& q) {
         if (p.is_identity()) return q;
@@ -96,7 +101,7 @@ struct xyzz {
         field pp_ = u2 - u1;                      // P = U2 - U1
         field rr = s2 - s1;                       // R = S2 - S1
         if (pp_.is_zero()) {
-            if (rr.is_zero()) return p.dbl();     // same point: the add formula would give 0/0
+            if (rr.is_zero()) return dbl_cold(p); // same point: the add formula would give 0/0
             return identity();                    // P + (-P)
         }
         field pp = pp_.square();                  // PP = P^2
@@ -119,7 +124,7 @@ struct xyzz {
         field pp_ = u2 - p.x;                     // P = U2 - X1
         field rr = s2 - p.y;                      // R = S2 - Y1
         if (pp_.is_zero()) {
-            if (rr.is_zero()) return dbl(q);      // same point: double the affine input (2M + 3S)
+            if (rr.is_zero()) return dbl_cold(q); // same point: double the affine input (2M + 3S)
             return identity();
         }
         field pp = pp_.square();                  // PP = P^2
@@ -188,5 +193,21 @@ template <class G>
 CUZK_HD constexpr xyzz<G> to_xyzz(const jacobian<G>& p) {
     return xyzz<G>::from_jacobian(p);
 }
+
+namespace detail {
+
+/// Full addition and doubling as calls on the device, for kernels that add many times outside
+/// their hot loop (the MSM's fixup and folds): one copy of each formula per group, not one per
+/// call site.
+template <class G>
+CUZK_HD_OUTLINE constexpr xyzz<G> add_outline(const xyzz<G>& p, const xyzz<G>& q) {
+    return p + q;
+}
+template <class G>
+CUZK_HD_OUTLINE constexpr xyzz<G> dbl_outline(const xyzz<G>& p) {
+    return p.dbl();
+}
+
+}  // namespace detail
 
 }  // namespace cuzk

@@ -132,3 +132,14 @@ void evaluate_abc_on_device(const device_circuit<F>& dc, const F* d_z, F* d_abc,
 }
 
 }  // namespace cuzk::groth16
+
+/// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the device
+/// a, b, c evaluation for field F: see cuzk/instances.hpp.
+#define CUZK_DEVICE_CIRCUIT_INSTANCES(prefix, F)                                                                  \
+    prefix template void cuzk::groth16::evaluate_abc_on_device<F>(const ::cuzk::groth16::device_circuit<F>&, const F*, \
+                                                                  F*, unsigned long long*, cudaStream_t);
+
+#if defined(CUZK_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_FIELD(CUZK_DEVICE_CIRCUIT_INSTANCES, extern)
+#endif

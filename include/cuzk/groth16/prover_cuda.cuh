@@ -34,6 +34,7 @@
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/groth16/device_circuit.cuh"
 #include "cuzk/groth16/gpu_context.hpp"
+#include "cuzk/groth16/h_scalars.cuh"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
@@ -68,20 +69,6 @@ struct key_tables {
     std::unique_ptr<msm::fixed_bases<typename Curve::g1>> a, b_g1, l, h;
     std::unique_ptr<msm::fixed_bases<typename Curve::g2>> b_g2;
 };
-
-/// p_i = a_i b_i - c_i in place of a (the H scalars on snarkjs's odd coset).
-template <class Fr>
-__global__ void h_pointwise_kernel(Fr* abc, size_t n) {
-    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) abc[i] = abc[i] * abc[n + i] - abc[2 * n + i];
-}
-
-/// p_i = (a_i b_i - c_i) z_inv (the monomial convention's division by Z on the coset).
-template <class Fr>
-__global__ void h_divide_kernel(Fr* abc, size_t n, Fr z_inv) {
-    size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) abc[i] = (abc[i] * abc[n + i] - abc[2 * n + i]) * z_inv;
-}
 
 /// A lock that is taken only when the policy says so.
 class maybe_lock {
@@ -339,19 +326,7 @@ private:
             });
         }
         timer.time("H scalars (NTT)", [&] {
-            std::span<fr> all(d_abc.data(), 3 * n);
-            ntt::inverse(*domain_, all, ntt::ordering::nr, ntt::coset::none, st);
-            ntt::forward(*domain_, all, ntt::ordering::rn, ntt::coset::shifted, st);
-            const unsigned threads = 256, blocks = unsigned((n + threads - 1) / threads);
-            if (key.h_convention == h_basis::lagrange_odd_coset) {
-                detail::h_pointwise_kernel<fr><<<blocks, threads, 0, st>>>(d_abc.data(), n);
-                CUZK_CUDA_CHECK_LAUNCH("h_pointwise_kernel");
-            } else {
-                detail::h_divide_kernel<fr><<<blocks, threads, 0, st>>>(d_abc.data(), n,
-                                                                         host_domain_.vanishing_on_coset().inverse());
-                CUZK_CUDA_CHECK_LAUNCH("h_divide_kernel");
-                ntt::inverse(*domain_, std::span<fr>(d_abc.data(), n), ntt::ordering::nn, ntt::coset::shifted, st);
-            }
+            compute_h_scalars(*domain_, std::span<fr>(d_abc.data(), 3 * n), key.h_convention, st.get());
         });
         using integer = typename fr::integer;
         const integer* zs = reinterpret_cast<const integer*>(d_z.data());

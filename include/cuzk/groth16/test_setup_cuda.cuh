@@ -92,3 +92,15 @@ proving_key<Curve> test_setup_insecure_cuda(const r1cs<typename Curve::fr>& cs, 
 }
 
 }  // namespace cuzk::groth16
+
+/// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the setup's
+/// batch multiplication for group G: see cuzk/instances.hpp.
+#define CUZK_TEST_SETUP_INSTANCES(prefix, G)                                                                \
+    prefix template void cuzk::groth16::detail::fixed_base_mul_cuda<G>(                                     \
+        const ::cuzk::groth16::detail::fixed_base_table<G>&, const std::vector<G::scalar>&,                 \
+        std::vector<::cuzk::affine<G>>&, cudaStream_t);
+
+#if defined(CUZK_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_TEST_SETUP_INSTANCES, extern)
+#endif

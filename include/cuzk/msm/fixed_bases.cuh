@@ -73,6 +73,15 @@ __global__ void __launch_bounds__(128) fixed_bases_kernel(affine<G>* table, cons
     }
 }
 
+/// Fills a table of `windows` rows of n points on `stream` (one thread per point).
+template <class G>
+void fill_fixed_bases(affine<G>* table, const affine<G>* points, size_t n, unsigned c, unsigned windows,
+                      cudaStream_t stream) {
+    const unsigned block = 128;
+    fixed_bases_kernel<G><<<unsigned((n + block - 1) / block), block, 0, stream>>>(table, points, n, c, windows);
+    CUZK_CUDA_CHECK_LAUNCH("fixed_bases_kernel");
+}
+
 }  // namespace detail
 
 /// n device points with their shifted copies 2^(cw) P for every window w of c bits, in device
@@ -93,10 +102,7 @@ public:
             throw invalid_argument("fixed_bases: " + std::to_string(n) + " points x " + std::to_string(windows_) +
                                    " windows exceed 2^31 table entries; use wider windows or split the bases");
         table_ = gpu::device_buffer<affine<G>>(size_t(windows_) * n, stream);
-        const unsigned block = 128;
-        detail::fixed_bases_kernel<G><<<unsigned((n + block - 1) / block), block, 0, stream>>>(table_.data(), d_points,
-                                                                                               n, c_, windows_);
-        CUZK_CUDA_CHECK_LAUNCH("fixed_bases_kernel");
+        detail::fill_fixed_bases<G>(table_.data(), d_points, n, c_, windows_, stream);
     }
 
     /// Device bytes of the table for n points and window width c (0: the automatic choice).
@@ -145,7 +151,18 @@ jacobian<G> msm_device(const fixed_bases<G>& table, const typename G::scalar::in
         throw invalid_argument("msm_device: " + std::to_string(n) + " scalars for a table of " +
                                std::to_string(table.size()) + " bases");
     const detail::device_plan<G> plan(n, device_options{.window_bits = table.window_bits()}, true);
-    return detail::msm_run<G>(plan, table.data(), table.size(), scalars, workspace, workspace_bytes, stream, form);
+    return detail::msm_run<G>(plan, table.data(), table.size(), scalars, workspace, workspace_bytes, stream, form, {});
 }
 
 }  // namespace cuzk::msm
+
+/// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the table
+/// fill for group G: see cuzk/instances.hpp.
+#define CUZK_FIXED_BASES_INSTANCES(prefix, G) \
+    prefix template void cuzk::msm::detail::fill_fixed_bases<G>(::cuzk::affine<G>*, const ::cuzk::affine<G>*, size_t, \
+                                                               unsigned, unsigned, cudaStream_t);
+
+#if defined(CUZK_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_FIXED_BASES_INSTANCES, extern)
+#endif

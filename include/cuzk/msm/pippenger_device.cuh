@@ -38,6 +38,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cub/device/device_radix_sort.cuh>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -186,6 +187,9 @@ struct device_plan {
     }
 };
 
+using cuzk::detail::add_outline;  // full additions and doublings as calls (ec/xyzz.hpp)
+using cuzk::detail::dbl_outline;
+
 /// Step 1: signed digits of scalar i for every window, as sort keys and values. With a table
 /// of shifted bases (table_stride != 0) every window uses the same buckets and the value
 /// names the window's copy of the point, w * table_stride + i.
@@ -208,9 +212,10 @@ __global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, u
 }
 
 /// Step 3: start[k] = first sorted position with key >= k, for k in [0, K]; start[K] is the
-/// number of non-zero digits. Each entry is written by exactly one thread.
-__global__ void __launch_bounds__(256) msm_starts_kernel(uint32_t* start, const uint32_t* keys, size_t items,
-                                                         uint32_t K) {
+/// number of non-zero digits. Each entry is written by exactly one thread. (A template, like
+/// every kernel in a header: a plain __global__ function would be defined in every TU.)
+template <class Key>
+__global__ void __launch_bounds__(256) msm_starts_kernel(uint32_t* start, const Key* keys, size_t items, Key K) {
     const size_t p = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (p > items) return;
     const int64_t prev = p == 0 ? -1 : int64_t(keys[p - 1]);
@@ -298,13 +303,13 @@ __global__ void __launch_bounds__(msm_block) msm_fixup_kernel(xyzz<G>* buckets, 
     if (s < a || e <= e_seg) return;  // starts in an earlier segment, or ends inside this one
     const size_t last = (e - 1) / seg_len;
     xyzz<G> sum = xyzz<G>::identity();
-    for (size_t g = t + 1 + lane; g <= last; g += 32) sum += head[g];
+    for (size_t g = t + 1 + lane; g <= last; g += 32) sum = add_outline(sum, head[g]);
 #pragma unroll
     for (unsigned d = 16; d > 0; d /= 2) {
         xyzz<G> other = msm_shfl_down(sum, d);
-        sum += other;
+        sum = add_outline(sum, other);
     }
-    if (lane == 0) buckets[k] = tail[t] + sum;
+    if (lane == 0) buckets[k] = add_outline(tail[t], sum);
 }
 
 /// The full sum of bucket k (empty buckets were never written: identity).
@@ -325,8 +330,8 @@ __global__ void __launch_bounds__(msm_block) msm_fold1_kernel(xyzz<G>* run_out, 
     const uint32_t base = w * B + j * M;
     xyzz<G> run = xyzz<G>::identity(), acc = xyzz<G>::identity();
     for (uint32_t b = M; b-- > 0;) {
-        run += msm_load_bucket<G>(base + b, buckets, start);
-        acc += run;
+        run = add_outline(run, msm_load_bucket<G>(base + b, buckets, start));
+        acc = add_outline(acc, run);
     }
     run_out[t] = run;
     acc_out[t] = acc;
@@ -338,8 +343,8 @@ __device__ __forceinline__ xyzz<G> msm_small_mul(const xyzz<G>& p, uint32_t k) {
     xyzz<G> r = xyzz<G>::identity();
     if (k == 0) return r;
     for (int bit = 31 - __clz(k); bit >= 0; --bit) {
-        r = r.dbl();
-        if ((k >> bit) & 1) r += p;
+        r = dbl_outline(r);
+        if ((k >> bit) & 1) r = add_outline(r, p);
     }
     return r;
 }
@@ -361,11 +366,11 @@ __global__ void __launch_bounds__(msm_fold2_block) msm_fold2_kernel(xyzz<G>* win
     if (t < S / Q) {
         const uint32_t lo = t * Q;
         for (uint32_t j = lo + Q; j-- > lo;) {
-            if (j != lo + Q - 1) u += tot;  // u = sum_{j > lo} (j - lo) run_j
-            tot += run_w[j];
-            v += acc_w[j];
+            if (j != lo + Q - 1) u = add_outline(u, tot);  // u = sum_{j > lo} (j - lo) run_j
+            tot = add_outline(tot, run_w[j]);
+            v = add_outline(v, acc_w[j]);
         }
-        if (lo != 0) u += msm_small_mul<G>(tot, lo);
+        if (lo != 0) u = add_outline(u, msm_small_mul<G>(tot, lo));
     }
     __syncthreads();  // every thread has read its inputs before the tree overwrites them
     run_w[t] = u;
@@ -374,15 +379,15 @@ __global__ void __launch_bounds__(msm_fold2_block) msm_fold2_kernel(xyzz<G>* win
     for (uint32_t half = T / 2; half > 0; half /= 2) {
         __syncthreads();
         if (t < half) {
-            run_w[t] = run_w[t] + run_w[t + half];
-            acc_w[t] = acc_w[t] + acc_w[t + half];
-            tot_w[t] = tot_w[t] + tot_w[t + half];
+            run_w[t] = add_outline(run_w[t], run_w[t + half]);
+            acc_w[t] = add_outline(acc_w[t], acc_w[t + half]);
+            tot_w[t] = add_outline(tot_w[t], tot_w[t + half]);
         }
     }
     if (t == 0) {
         xyzz<G> r = run_w[0];
-        for (uint32_t m = M; m > 1; m /= 2) r = r.dbl();
-        window_sums[w] = r + acc_w[0];
+        for (uint32_t m = M; m > 1; m /= 2) r = dbl_outline(r);
+        window_sums[w] = add_outline(r, acc_w[0]);
         totals[w] = tot_w[0];
     }
 }
@@ -398,18 +403,16 @@ size_t msm_device_workspace_bytes(size_t n, const device_options& opt = {}) {
 
 namespace detail {
 
-struct no_hook {
-    void operator()() const {}
-};
-
 /// Steps 1-7 for a plan; table_stride != 0 when `points` is a table of shifted bases
-/// (fixed_bases.cuh) with that many points per window. `points_needed()` runs on the host once
-/// steps 1-3 (which read only the scalars) are enqueued and before the first kernel that reads
-/// the points: msm_device_from_host uploads the points there, overlapping the sort.
-template <class G, class Hook = no_hook>
+/// (fixed_bases.cuh) with that many points per window. `points_needed`, if set, runs on the host
+/// once steps 1-3 (which read only the scalars) are enqueued and before the first kernel that
+/// reads the points: msm_device_from_host uploads the points there, overlapping the sort.
+/// One function per group launches every MSM kernel: the unit that cuzk::instances precompiles
+/// (cuzk/msm/instances.cuh).
+template <class G>
 jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
                     const typename G::scalar::integer* scalars, void* workspace, size_t workspace_bytes,
-                    cudaStream_t stream, scalar_form form, Hook&& points_needed = {}) {
+                    cudaStream_t stream, scalar_form form, const std::function<void()>& points_needed) {
     using bucket = xyzz<G>;
     using Fr = typename G::scalar;
     const size_t n = plan.n;
@@ -444,10 +447,10 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     const uint32_t* skeys = dk.Current();
     const uint32_t* svals = dv.Current();
 
-    detail::msm_starts_kernel<<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, skeys, plan.items, plan.keys);
+    detail::msm_starts_kernel<uint32_t><<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, skeys, plan.items, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_starts_kernel");
 
-    points_needed();
+    if (points_needed) points_needed();
     detail::msm_accumulate_kernel<G><<<grid(plan.segs, blk), blk, 0, stream>>>(
         buckets, head, tail, skeys, svals, start, points, plan.seg_len, plan.segs, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
@@ -509,7 +512,7 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
     if (n == 0) return jacobian<G>::identity();
     if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
     return detail::msm_run<G>(detail::device_plan<G>(n, opt), points, 0, scalars, workspace, workspace_bytes, stream,
-                              opt.form);
+                              opt.form, {});
 }
 
 /// Convenience: points and scalars in host memory (pageable or pinned). Allocates device
@@ -530,7 +533,7 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
     gpu::device_buffer<char> ws(plan.total, stream);
     ds.upload(scalars, stream);
     allocated.record(stream);
-    auto upload_points = [&] {
+    const std::function<void()> upload_points = [&] {
         CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, allocated, 0));
         dp.upload(points, copy);
         uploaded.record(copy);
@@ -542,3 +545,15 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
 }
 
 }  // namespace cuzk::msm
+
+/// Explicit instantiation (prefix empty) or its extern declaration (prefix `extern`) of the
+/// device MSM for group G: see cuzk/instances.hpp.
+#define CUZK_MSM_INSTANCES(prefix, G)                                                                         \
+    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_run<G>(                                        \
+        const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::affine<G>*, size_t, const G::scalar::integer*, \
+        void*, size_t, cudaStream_t, ::cuzk::msm::scalar_form, const std::function<void()>&);
+
+#if defined(CUZK_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_MSM_INSTANCES, extern)
+#endif

@@ -54,6 +54,15 @@ void append_split_powers(std::vector<F>& out, const F& x, const F& c, uint32_t l
     for (uint64_t u = 0; u < hi_n; ++u, p *= step) out.push_back(p);
 }
 
+/// out[j] = lo[j mod 2^lo_bits] * hi[j >> lo_bits] for j < count, enqueued on `stream`.
+template <class F>
+void expand_powers(F* out, const F* lo, const F* hi, uint32_t lo_bits, uint64_t count, cudaStream_t stream) {
+    constexpr uint32_t threads = 256;
+    expand_powers_kernel<F><<<unsigned((count + threads - 1) / threads), threads, 0, stream>>>(out, lo, hi, lo_bits,
+                                                                                             count);
+    CUZK_CUDA_CHECK_LAUNCH("ntt::device_domain: expand_powers_kernel");
+}
+
 }  // namespace detail
 
 /// Device tables for one domain<F>, allocated and filled on `stream` (stream-ordered, so the
@@ -88,14 +97,14 @@ public:
         staging.upload(seed.data(), stream);
 
         const F* s = staging.data();
-        expand(table_.data(), s, s + tw_seed_hi, tw_lo_bits, tw_n, stream);
+        detail::expand_powers(table_.data(), s, s + tw_seed_hi, tw_lo_bits, tw_n, stream);
         F* co = table_.data() + tw_n;
         if (tables == coset_tables::full) {
             const F* g = s + co_seed;
             const F* gi = g + co_seed_len;
             const size_t lo_n = size_t(1) << co_lo_bits;
-            expand(co, g, g + lo_n, co_lo_bits, n, stream);
-            expand(co + n, gi, gi + lo_n, co_lo_bits, n, stream);
+            detail::expand_powers(co, g, g + lo_n, co_lo_bits, n, stream);
+            detail::expand_powers(co + n, gi, gi + lo_n, co_lo_bits, n, stream);
             coset_ = power_table_view<F>{co, nullptr, 0};
             inverse_coset_ = power_table_view<F>{co + n, nullptr, 0};
         } else {
@@ -123,13 +132,6 @@ public:
     power_table_view<F> inverse_coset_powers() const { return inverse_coset_; }
 
 private:
-    static void expand(F* out, const F* lo, const F* hi, uint32_t lo_bits, uint64_t count, cudaStream_t stream) {
-        constexpr uint32_t threads = 256;
-        detail::expand_powers_kernel<F><<<unsigned((count + threads - 1) / threads), threads, 0, stream>>>(
-            out, lo, hi, lo_bits, count);
-        CUZK_CUDA_CHECK_LAUNCH("ntt::device_domain: expand_powers_kernel");
-    }
-
     domain<F> d_;
     coset_tables tables_;
     gpu::device_buffer<F> table_;
@@ -137,3 +139,13 @@ private:
 };
 
 }  // namespace cuzk::ntt
+
+/// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the table
+/// expansion for field F: see cuzk/instances.hpp.
+#define CUZK_DEVICE_DOMAIN_INSTANCES(prefix, F) \
+    prefix template void cuzk::ntt::detail::expand_powers<F>(F*, const F*, const F*, uint32_t, uint64_t, cudaStream_t);
+
+#if defined(CUZK_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_FIELD(CUZK_DEVICE_DOMAIN_INSTANCES, extern)
+#endif

@@ -34,18 +34,26 @@ namespace detail {
 /// Most threads per block (the kernels' launch bound).
 inline constexpr uint32_t device_threads = 256;
 
-/// Launch shape of the pass kernels. The defaults are what bench_ntt_device measured best
-/// (docs/PERFORMANCE.md, "## NTT"); the benchmark tries others through detail::run_device.
+/// Launch shape of the pass kernels, chosen at run time (the same kernel serves every shape).
+/// The defaults are what bench_ntt_device measured best (docs/PERFORMANCE.md, "## NTT"); the
+/// benchmark tries others through detail::run_device.
 struct device_tuning {
     /// log2 of the largest tile (elements in shared memory per block); 0 picks
     /// make_device_pass_plan (2^9 or 2^10 elements of 32 bytes).
     uint32_t max_lg_tile = 0;
     /// Butterflies per thread per stage (threads per block = tile / 2 / this, at most 256).
     uint32_t butterflies_per_thread = 2;
+};
+
+/// The pass kernel's code shape, chosen at build time (each variant is two more kernels per
+/// field to compile). The default is what bench_ntt_device measured best (docs/PERFORMANCE.md,
+/// "## NTT": radix-4 wins, 2-way interleaving does not); tests and benchmarks instantiate others.
+template <bool Radix4 = true, uint32_t Ilp = 1>
+struct pass_variant {
     /// Radix-4 step for the two smallest-span stages of each pass.
-    bool radix4 = true;
+    static constexpr bool radix4 = Radix4;
     /// Work items each thread interleaves per loop (1, or 2 for more ILP and fewer blocks).
-    uint32_t ilp = 1;
+    static constexpr uint32_t ilp = Ilp;
 };
 
 template <class F>
@@ -275,19 +283,6 @@ __global__ void __launch_bounds__(256) bit_reverse_tiled_kernel(F* data, uint32_
 }
 
 template <class F>
-using pass_kernel_t = void (*)(pass_args<F>);
-
-template <class F, bool Dit>
-pass_kernel_t<F> pick_kernel(bool radix4, uint32_t ilp) {
-    if (ilp >= 2) return radix4 ? ntt_pass_kernel<F, Dit, true, 2> : ntt_pass_kernel<F, Dit, false, 2>;
-    return radix4 ? ntt_pass_kernel<F, Dit, true, 1> : ntt_pass_kernel<F, Dit, false, 1>;
-}
-template <class F>
-pass_kernel_t<F> pick_kernel(bool dit, bool radix4, uint32_t ilp) {
-    return dit ? pick_kernel<F, true>(radix4, ilp) : pick_kernel<F, false>(radix4, ilp);
-}
-
-template <class F>
 device_scaling<F> to_device(const scaling& s, const device_domain<F>& d) {
     device_scaling<F> r{};
     r.kind = s.kind;
@@ -298,7 +293,9 @@ device_scaling<F> to_device(const scaling& s, const device_domain<F>& d) {
     return r;
 }
 
-template <class F>
+/// Every device transform: checks, then the passes and the bit reversal, enqueued on `stream`.
+/// The one function per field that launches NTT kernels (what cuzk::instances precompiles).
+template <class F, class Variant = pass_variant<>>
 void run_device(const device_domain<F>& d, std::span<F> data, bool inverse, ordering o, coset c,
                 cudaStream_t stream, const char* where, device_tuning tuning = {}) {
     const size_t n = d.size();
@@ -330,7 +327,8 @@ void run_device(const device_domain<F>& d, std::span<F> data, bool inverse, orde
         threads = threads < 1 ? 1 : threads > device_threads ? device_threads : threads;
         const size_t smem = F::limbs * sizeof(uint64_t) * (T + ((uint32_t(1) << a.shape.lg_k) >> 1));
         const dim3 grid(unsigned(a.shape.tiles()), unsigned(batch));
-        auto kernel = pick_kernel<F>(sch.dit, tuning.radix4, tuning.ilp);
+        auto kernel = sch.dit ? ntt_pass_kernel<F, true, Variant::radix4, Variant::ilp>
+                              : ntt_pass_kernel<F, false, Variant::radix4, Variant::ilp>;
         if (smem > 48 * 1024)  // opt in to large tiles (a per-kernel attribute, not device-global)
             CUZK_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem)));
         kernel<<<grid, threads, smem, stream>>>(a);
@@ -368,3 +366,15 @@ void inverse(const device_domain<F>& d, std::span<F> data, ordering order, coset
 }
 
 }  // namespace cuzk::ntt
+
+/// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the device
+/// NTT for field F with the default kernel variant: see cuzk/instances.hpp.
+#define CUZK_NTT_INSTANCES(prefix, F)                                                                            \
+    prefix template void cuzk::ntt::detail::run_device<F, cuzk::ntt::detail::pass_variant<>>(                    \
+        const ::cuzk::ntt::device_domain<F>&, std::span<F>, bool, ::cuzk::ntt::ordering, ::cuzk::ntt::coset,       \
+        cudaStream_t, const char*, ::cuzk::ntt::detail::device_tuning);
+
+#if defined(CUZK_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_FIELD(CUZK_NTT_INSTANCES, extern)
+#endif

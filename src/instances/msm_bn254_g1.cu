@@ -1,0 +1,9 @@
+// cuzk::instances: the device MSM family of bn254 G1, compiled once (see cuzk/instances.hpp).
+#include "cuzk/groth16/test_setup_cuda.cuh"
+#include "cuzk/msm/fixed_bases.cuh"
+#include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/instances.hpp"
+
+CUZK_MSM_INSTANCES(, ::cuzk::bn254::g1)
+CUZK_FIXED_BASES_INSTANCES(, ::cuzk::bn254::g1)
+CUZK_TEST_SETUP_INSTANCES(, ::cuzk::bn254::g1)
