@@ -18,7 +18,8 @@ function(cuzk_executable name)
   target_link_libraries(${name} PRIVATE cuzk::cuzk)
   target_compile_options(${name} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${CUZK_WARNINGS}>
-    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>)
+    $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-Wall>
+    "$<$<COMPILE_LANGUAGE:CUDA>:${CUZK_CUDA_DEVICE_FLAGS}>")
   if(CUZK_HAVE_CUDA AND CUZK_USE_INSTANCES AND "${ARGN}" MATCHES "\\.cu(;|$)")
     target_link_libraries(${name} PRIVATE cuzk::instances)
   endif()

@@ -21,15 +21,11 @@
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
+#include "gpu_test.hpp"
 
 namespace {
 
 using namespace cuzk;
-
-bool have_gpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
 
 /// The six point operations at one index: the same function runs on the host and the device.
 template <class G>
@@ -148,7 +144,7 @@ TYPED_TEST(ec_device, point_ops_match_host_bit_for_bit) {
     using J = jacobian<G>;
     using X = xyzz<G>;
     using A = affine<G>;
-    if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+    SKIP_WITHOUT_GPU();
     constexpr size_t n = size_t(1) << 18;
     std::mt19937_64 rng(41);
     // 64 random subgroup points; two random walks over them give inputs with unrelated Z
@@ -216,7 +212,7 @@ TYPED_TEST(ec_device, scalar_mul_matches_host_bit_for_bit) {
     using G = TypeParam;
     using J = jacobian<G>;
     using S = typename G::scalar;
-    if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+    SKIP_WITHOUT_GPU();
     constexpr size_t n = size_t(1) << 11;
     std::mt19937_64 rng(42);
     std::vector<J> p(n);

@@ -6,15 +6,18 @@
 #include "cuzk/ec/eth_encoding.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "test_ec_util.hpp"
+#include "test_vectors.hpp"
 
 using namespace cuzk;
 using namespace ec_test;
 
 namespace {
 
+/// The go-ethereum precompile vectors (LGPL-3.0, not bundled: CUZK_VECTORS_DIR only), with a
+/// trailing slash, or "" when absent.
 std::string precompiles() {
-    std::string d = vectors_dir();
-    return d.empty() ? d : d + "/eth-precompiles/";
+    std::string d = test::vector_set("eth-precompiles");
+    return d.empty() ? d : d + "/";
 }
 
 /// EIP-196 pads short inputs with zeros and ignores extra bytes.
@@ -59,7 +62,7 @@ std::vector<uint8_t> precompile_mul(std::span<const uint8_t> in, bool check_subg
 }  // namespace
 
 TEST(eth_precompiles, bn256_add) {
-    if (precompiles().empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
+    if (precompiles().empty()) GTEST_SKIP() << test::missing_vector_set("eth-precompiles");
     auto recs = read_precompile_json(precompiles() + "bn256Add.json");
     ASSERT_EQ(recs.size(), 16u);
     for (const auto& r : recs) {
@@ -69,7 +72,7 @@ TEST(eth_precompiles, bn256_add) {
 }
 
 TEST(eth_precompiles, bn256_scalar_mul) {
-    if (precompiles().empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
+    if (precompiles().empty()) GTEST_SKIP() << test::missing_vector_set("eth-precompiles");
     auto recs = read_precompile_json(precompiles() + "bn256ScalarMul.json");
     ASSERT_EQ(recs.size(), 19u);
     for (const auto& r : recs) {
@@ -81,7 +84,7 @@ TEST(eth_precompiles, bn256_scalar_mul) {
 TEST(eth_precompiles, bn256_pairing_points_decode_in_eip197_layout) {
     // Every G1 and G2 point of the pairing vectors must decode (on curve, G2 in the subgroup)
     // and re-encode byte-identically: checks the (c1, c0) order and the psi subgroup test.
-    if (precompiles().empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
+    if (precompiles().empty()) GTEST_SKIP() << test::missing_vector_set("eth-precompiles");
     auto recs = read_precompile_json(precompiles() + "bn256Pairing.json");
     int points = 0;
     for (const auto& r : recs) {
@@ -118,7 +121,7 @@ std::string tag() {
 
 TYPED_TEST(eth_bls, add_vectors) {
     using G = TypeParam;
-    if (precompiles().empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
+    if (precompiles().empty()) GTEST_SKIP() << test::missing_vector_set("eth-precompiles");
     auto recs = read_precompile_json(precompiles() + "bls" + tag<G>() + "Add.json");
     ASSERT_EQ(recs.size(), 112u);
     for (const auto& r : recs) EXPECT_EQ(to_hex(precompile_add<G>(from_hex(r.input))), r.expected) << r.name;
@@ -126,7 +129,7 @@ TYPED_TEST(eth_bls, add_vectors) {
 
 TYPED_TEST(eth_bls, mul_vectors) {
     using G = TypeParam;
-    if (precompiles().empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
+    if (precompiles().empty()) GTEST_SKIP() << test::missing_vector_set("eth-precompiles");
     auto recs = read_precompile_json(precompiles() + "bls" + tag<G>() + "Mul.json");
     ASSERT_EQ(recs.size(), 11u);
     for (const auto& r : recs) EXPECT_EQ(to_hex(precompile_mul<G>(from_hex(r.input), true)), r.expected) << r.name;
@@ -134,7 +137,7 @@ TYPED_TEST(eth_bls, mul_vectors) {
 
 TYPED_TEST(eth_bls, fail_vectors_are_rejected) {
     using G = TypeParam;
-    if (precompiles().empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
+    if (precompiles().empty()) GTEST_SKIP() << test::missing_vector_set("eth-precompiles");
     auto adds = read_precompile_json(precompiles() + "fail-bls" + tag<G>() + "Add.json");
     auto muls = read_precompile_json(precompiles() + "fail-bls" + tag<G>() + "Mul.json");
     ASSERT_EQ(adds.size(), 6u);

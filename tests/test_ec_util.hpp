@@ -101,15 +101,6 @@ xyzz<G> rescaled_xyzz(const affine<G>& a, Rng& rng) {
     return xyzz<G>{a.x * z2, a.y * z2 * z, z2, z2 * z};
 }
 
-/// The vectors folder (CMake cache CUZK_VECTORS_DIR), or "" when the tests have none.
-inline std::string vectors_dir() {
-#ifdef CUZK_VECTORS_DIR
-    std::ifstream probe(std::string(CUZK_VECTORS_DIR) + "/README.md");
-    if (probe) return CUZK_VECTORS_DIR;
-#endif
-    return "";
-}
-
 /// A whole file as bytes (empty when it cannot be read).
 inline std::vector<uint8_t> read_bytes(const std::string& path) {
     std::ifstream f(path, std::ios::binary);

@@ -9,6 +9,7 @@
 
 #include "cuzk/ec/zcash_encoding.hpp"
 #include "test_ec_util.hpp"
+#include "test_vectors.hpp"
 
 using namespace cuzk;
 using namespace ec_test;
@@ -35,9 +36,9 @@ void expect_canonical_compressed(std::span<const uint8_t> in) {
 
 TYPED_TEST(zcash_encoding, published_multiples_of_the_generator) {
     using G = TypeParam;
-    const std::string dir = vectors_dir();
-    if (dir.empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
-    const std::string base = dir + "/bls12_381/zcash/" + group_tag<G>();
+    const std::string dir = test::vector_set("bls12_381/zcash");
+    if (dir.empty()) GTEST_SKIP() << test::missing_vector_set("bls12_381/zcash");
+    const std::string base = dir + "/" + group_tag<G>();
     auto comp = read_bytes(base + "_compressed_valid_test_vectors.dat");
     auto uncomp = read_bytes(base + "_uncompressed_valid_test_vectors.dat");
     constexpr size_t cs = zcash::compressed_size<G>, us = zcash::uncompressed_size<G>;
@@ -61,14 +62,14 @@ TYPED_TEST(zcash_encoding, published_multiples_of_the_generator) {
 
 TYPED_TEST(zcash_encoding, ethereum_deserialization_cases) {
     using G = TypeParam;
-    const std::string dir = vectors_dir();
-    if (dir.empty()) GTEST_SKIP() << "CUZK_VECTORS_DIR has no vectors";
+    const std::string dir = test::vector_set("bls12_381/deserialization");
+    if (dir.empty()) GTEST_SKIP() << test::missing_vector_set("bls12_381/deserialization");
     const std::string sub = std::is_same_v<G, bls12_381::g1> ? "deserialization_G1" : "deserialization_G2";
     static const std::regex input_re("\"(?:pubkey|signature)\"\\s*:\\s*\"([0-9a-fx]*)\"");
     static const std::regex output_re("\"output\"\\s*:\\s*(true|false)");
     int files = 0, valid = 0;
     for (const char* release : {"v0.1.2", "master-006855c"}) {
-        for (const auto& entry : fs::directory_iterator(dir + "/bls12_381/deserialization/" + release + "/" + sub)) {
+        for (const auto& entry : fs::directory_iterator(dir + "/" + release + "/" + sub)) {
             std::string text = read_text(entry.path().string());
             std::smatch in, out;
             ASSERT_TRUE(std::regex_search(text, in, input_re)) << entry.path();

@@ -17,15 +17,11 @@
 #include "cuzk/curves/bls12_381.hpp"
 #include "cuzk/curves/bn254.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
+#include "gpu_test.hpp"
 
 namespace {
 
 using namespace cuzk;
-
-bool have_gpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
 
 template <class F>
 __global__ void elementwise_ops(size_t n, const F* a, const F* b, F* add, F* sub, F* neg, F* dbl, F* mul, F* sqr) {
@@ -163,7 +159,7 @@ constexpr size_t slow_count = 4096;
 
 TYPED_TEST(FieldDevice, EveryOpMatchesHostBitForBit) {
     using F = TypeParam;
-    if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+    SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(0xc0ffee + F::modulus_bits);
     // random pairs, then every pair of edge values
     std::vector<F> a, b;
@@ -273,7 +269,7 @@ TYPED_TEST(FieldDevice, EveryOpMatchesHostBitForBit) {
 // Inverse is a real inverse on the device too (not only equal to the host's).
 TYPED_TEST(FieldDevice, InverseTimesSelfIsOne) {
     using F = TypeParam;
-    if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+    SKIP_WITHOUT_GPU();
     std::mt19937_64 rng(7);
     std::vector<F> a(1024), b(1024, F::one());
     for (auto& x : a) x = F::random(rng);

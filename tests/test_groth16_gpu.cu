@@ -11,20 +11,13 @@
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup_cuda.cuh"
 #include "cuzk/groth16/verifier.hpp"
+#include "gpu_test.hpp"
 #include "groth16_curves.hpp"
 
 namespace {
 
 using namespace cuzk;
 using namespace cuzk::groth16;
-
-bool have_gpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-#define REQUIRE_GPU() \
-    if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
 
 template <class C>
 class ProverGpuTest : public ::testing::Test {};
@@ -62,7 +55,7 @@ void expect_same_as_cpu(const fixture<C>& f, gpu_context& gpu, uint64_t seed) {
 }
 
 TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using C = TypeParam;
     for (double bits : {0.0, 0.9}) {
         fixture<C> f(10, bits, 23);
@@ -84,7 +77,7 @@ TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
 }
 
 TYPED_TEST(ProverGpuTest, ResidentCircuitNamesTheViolatedConstraint) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using C = TypeParam;
     fixture<C> f(10, 0.5, 21);
     gpu_context gpu(0, kBudget);
@@ -111,7 +104,7 @@ TYPED_TEST(ProverGpuTest, ResidentCircuitNamesTheViolatedConstraint) {
 }
 
 TYPED_TEST(ProverGpuTest, CircuitFallsBackToHostEvaluationWhenItDoesNotFit) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using C = TypeParam;
     fixture<C> f(9, 0.5, 22);
     using P = cuda_policy<lock_granularity::split, staging::prestaged>;
@@ -127,7 +120,7 @@ TYPED_TEST(ProverGpuTest, CircuitFallsBackToHostEvaluationWhenItDoesNotFit) {
 }
 
 TYPED_TEST(ProverGpuTest, GpuSetupEqualsHostSetup) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using Fr = typename TypeParam::fr;
     auto ckt = synthetic_circuit<Fr>({.log_domain = 7, .num_public = 2, .bit_share = 0.5, .seed = 5});
     auto host = test_setup_insecure<TypeParam>(ckt.system, 5);
@@ -141,7 +134,7 @@ TYPED_TEST(ProverGpuTest, GpuSetupEqualsHostSetup) {
 }
 
 TYPED_TEST(ProverGpuTest, EveryPolicyMatchesTheCpuProver) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using C = TypeParam;
     for (double bits : {0.0, 0.9}) {
         fixture<C> f(10, bits, 11);
@@ -158,7 +151,7 @@ TYPED_TEST(ProverGpuTest, EveryPolicyMatchesTheCpuProver) {
 }
 
 TYPED_TEST(ProverGpuTest, PrestagedFallsBackWhenTheKeyDoesNotFit) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using C = TypeParam;
     fixture<C> f(9, 0.5, 12);
     using P = cuda_policy<lock_granularity::split, staging::prestaged>;
@@ -211,7 +204,7 @@ void concurrent_equals_serial(const fixture<C>& f, unsigned workers, unsigned pr
 }
 
 TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRun) {
-    REQUIRE_GPU();
+    SKIP_WITHOUT_GPU();
     using C = TypeParam;
     fixture<C> f(11, 0.9, 13);
     // Even without locks each worker has its own stream and buffers; the key is read-only.

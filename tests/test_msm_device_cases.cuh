@@ -14,20 +14,13 @@
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/msm/pippenger_host.hpp"
+#include "gpu_test.hpp"
 #include "test_msm_util.hpp"
 
 namespace {
 
 using namespace cuzk;
 using namespace msm_test;
-
-bool have_gpu() {
-    int count = 0;
-    return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
-}
-
-#define SKIP_WITHOUT_GPU() \
-    if (!have_gpu()) GTEST_SKIP() << "no CUDA device"
 
 /// Uploads inputs, runs the device MSM with a workspace of exactly the queried size.
 template <class G>

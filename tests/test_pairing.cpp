@@ -17,6 +17,7 @@
 #include "cuzk/ec/subgroup.hpp"
 #include "cuzk/pairing/pairing.hpp"
 #include "gmp_oracle.hpp"
+#include "test_vectors.hpp"
 
 namespace {
 
@@ -200,8 +201,6 @@ TYPED_TEST(Pairing, TwistFrobeniusConstantsAgreeWithEc) {
 
 // ---- known answers ------------------------------------------------------------------------
 
-std::string vectors_dir() { return CUZK_VECTORS_DIR; }
-
 TEST(PairingKnownAnswer, Bls12381GeneratorsMatchRelic) {
     // e(G1, G2) from zkcrypto/bls12_381 src/tests/mod.rs (test_pairing_result_against_relic),
     // canonical values as listed in /work/shared/vectors/README.md section 1.1 (same tower).
@@ -265,8 +264,10 @@ TEST(PairingKnownAnswer, EthereumBn256Pairing) {
     // pairs G1 (x || y, 32-byte BE) || G2 (x.c1 || x.c0 || y.c1 || y.c0); output 1 iff the
     // product of pairings is 1.
     using namespace cuzk::bn254;
-    auto cases = read_precompile_json(vectors_dir() + "/eth-precompiles/bn256Pairing.json");
-    if (cases.empty()) GTEST_SKIP() << "vectors not found under " << vectors_dir();
+    const std::string dir = cuzk::test::vector_set("eth-precompiles");
+    if (dir.empty()) GTEST_SKIP() << cuzk::test::missing_vector_set("eth-precompiles");
+    auto cases = read_precompile_json(dir + "/bn256Pairing.json");
+    ASSERT_FALSE(cases.empty()) << dir << "/bn256Pairing.json has no records";
     int checked = 0;
     for (const auto& c : cases) {
         auto in = unhex(c.input);
@@ -295,8 +296,10 @@ TEST(PairingKnownAnswer, EthereumBlsPairing) {
     // go-ethereum core/vm/testdata/precompiles/blsPairing.json (EIP-2537): k pairs of
     // G1 (x || y, 64-byte BE with 16 zero bytes on top) || G2 (x.c0 || x.c1 || y.c0 || y.c1).
     using namespace cuzk::bls12_381;
-    auto cases = read_precompile_json(vectors_dir() + "/eth-precompiles/blsPairing.json");
-    if (cases.empty()) GTEST_SKIP() << "vectors not found under " << vectors_dir();
+    const std::string dir = cuzk::test::vector_set("eth-precompiles");
+    if (dir.empty()) GTEST_SKIP() << cuzk::test::missing_vector_set("eth-precompiles");
+    auto cases = read_precompile_json(dir + "/blsPairing.json");
+    ASSERT_FALSE(cases.empty()) << dir << "/blsPairing.json has no records";
     int checked = 0, true_count = 0;
     for (const auto& c : cases) {
         auto in = unhex(c.input);
