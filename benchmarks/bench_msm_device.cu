@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
     const unsigned fixed_hi = std::min(hi, msm_bench::env_or("CUZK_MSM_FIXED_LOG_MAX", 24));
     msm_bench::register_fixed<msm_test::bls_g1>("bls12_381_g1", fixed_hi);
     msm_bench::register_fixed<msm_test::bn_g1>("bn254_g1", fixed_hi);
+    msm_bench::register_witness<msm_test::bls_g1>("bls12_381_g1", std::min(hi, 24u));
+    msm_bench::register_witness<msm_test::bn_g1>("bn254_g1", std::min(hi, 24u));
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -24,6 +24,7 @@
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/msm/witness_device.cuh"
 
 namespace msm_bench {
 
@@ -121,6 +122,50 @@ void BM_msm_device_fixed(benchmark::State& state) {
     state.counters["table_GiB"] = double(msm::fixed_bases<G>::bytes_for(n)) / (1 << 30);
     state.counters["table_build_s"] = build_s;
     in.st.synchronize();
+}
+
+/// The witness MSM (msm/witness_device.cuh) on witness-shaped scalars: a share bits% of 0s and
+/// 1s (half each), the rest uniform; verified against the closed form, then timed like msm_device.
+template <class G>
+void BM_msm_witness(benchmark::State& state) {
+    const size_t n = size_t(1) << state.range(0);
+    const double bits = double(state.range(1)) / 100;
+    auto& in = inputs<G>::get();
+    in.ensure(std::max(n, inputs<G>::max_n));
+    std::vector<scalar_int<G>> sc(n);
+    std::mt19937_64 rng(9);
+    std::uniform_real_distribution<double> u(0, 1);
+    for (auto& x : sc) {
+        const double v = u(rng);
+        x = v < bits / 2 ? scalar_int<G>{} : v < bits ? scalar_int<G>::from_u64(1) : random_scalar<G>(rng);
+    }
+    gpu::device_buffer<scalar_int<G>> ds(n, in.st);
+    ds.upload(sc.data(), in.st);
+    const size_t bytes = msm::msm_witness_workspace_bytes<G>(n);
+    gpu::device_buffer<char> ws(bytes, in.st);
+    jacobian<G> got = msm::msm_witness_device<G>(in.points.data(), ds.data(), n, ws.data(), bytes, in.st);
+    if (!(got == in.prog.expected(std::span<const scalar_int<G>>(sc)))) {
+        state.SkipWithError("witness MSM result differs from the closed form");
+        return;
+    }
+    for (auto _ : state) {
+        auto t0 = std::chrono::steady_clock::now();
+        jacobian<G> r = msm::msm_witness_device<G>(in.points.data(), ds.data(), n, ws.data(), bytes, in.st);
+        auto t1 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(r);
+        state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+    }
+    state.counters["verified"] = 1;
+    in.st.synchronize();
+}
+
+template <class G>
+void register_witness(const char* name, unsigned log_max) {
+    const unsigned lo = std::max(16u, env_or("CUZK_MSM_LOG_MIN", 10));
+    auto* b = benchmark::RegisterBenchmark((std::string("msm_witness/") + name).c_str(), BM_msm_witness<G>);
+    for (unsigned l = lo; l <= log_max; l += 2)
+        for (int bits : {0, 90, 99}) b->Args({l, bits});
+    b->ArgNames({"lg", "bits_pct"})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));
 }
 
 template <class G>

@@ -7,6 +7,7 @@
 int main(int argc, char** argv) {
     const unsigned hi = msm_bench::env_or("CUZK_MSM_G2_LOG_MAX", 24);
     msm_bench::register_group<msm_test::bls_g2>("bls12_381_g2", hi);
+    msm_bench::register_witness<msm_test::bls_g2>("bls12_381_g2", hi);
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

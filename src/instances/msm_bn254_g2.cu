@@ -2,8 +2,10 @@
 #include "cuzk/groth16/test_setup_cuda.cuh"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/msm/witness_device.cuh"
 #include "cuzk/instances.hpp"
 
 CUZK_MSM_INSTANCES(, ::cuzk::bn254::g2)
 CUZK_FIXED_BASES_INSTANCES(, ::cuzk::bn254::g2)
 CUZK_TEST_SETUP_INSTANCES(, ::cuzk::bn254::g2)
+CUZK_WITNESS_MSM_INSTANCES(, ::cuzk::bn254::g2)

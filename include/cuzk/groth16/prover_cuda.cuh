@@ -38,6 +38,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/msm/witness_device.cuh"
 #include "cuzk/ntt/device_domain.cuh"
 #include "cuzk/ntt/ntt_device.cuh"
 
@@ -219,13 +220,15 @@ public:
     size_t msm_workspace_bytes() const {
         const auto& key = *pk_;
         const size_t nv = key.num_variables(), aux = key.l.size();
-        size_t b = std::max({msm::msm_device_workspace_bytes<G1>(nv), msm::msm_device_workspace_bytes<G1>(aux),
+        // A, B and L are witness MSMs (msm/witness_device.cuh), H a plain one.
+        size_t b = std::max({msm::msm_witness_workspace_bytes<G1>(nv), msm::msm_witness_workspace_bytes<G1>(aux),
                              msm::msm_device_workspace_bytes<G1>(key.h.size()),
-                             G2OnGpu ? msm::msm_device_workspace_bytes<G2>(nv) : size_t(0)});
+                             G2OnGpu ? msm::msm_witness_workspace_bytes<G2>(nv) : size_t(0)});
         if (opt_.precompute_bases)
-            b = std::max({b, msm::fixed_bases_workspace_bytes<G1>(nv), msm::fixed_bases_workspace_bytes<G1>(aux),
+            b = std::max({b, msm::witness_fixed_bases_workspace_bytes<G1>(nv),
+                          msm::witness_fixed_bases_workspace_bytes<G1>(aux),
                           msm::fixed_bases_workspace_bytes<G1>(key.h.size()),
-                          G2OnGpu ? msm::fixed_bases_workspace_bytes<G2>(nv) : size_t(0)});
+                          G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nv) : size_t(0)});
         return b;
     }
 
@@ -332,21 +335,29 @@ private:
         const integer* zs = reinterpret_cast<const integer*>(d_z.data());
         msm::device_options mont{};
         mont.form = msm::scalar_form::montgomery;
-        // With a table the MSM reads its shifted copies, else the key vector.
+        // With a table the MSM reads its shifted copies, else the key vector. The witness MSMs
+        // (A, B, L: scalars from z, mostly 0 and 1 in real circuits) split off the 0s and 1s.
         auto msm_on = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table, const affine<G>* pts,
                                    const integer* s, size_t count) {
             if (table) return msm::msm_device(*table, s, count, d_ws.data(), d_ws.bytes(), st, mont.form);
             return msm::msm_device<G>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
         };
-        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return msm_on(tables_.a, dk.a.data(), zs, nv); });
-        auto sum_b1 = timer.time("MSM B G1", [&] { wait_for(1); return msm_on(tables_.b_g1, dk.b_g1.data(), zs, nv); });
+        auto witness_on = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table, const affine<G>* pts,
+                                       const integer* s, size_t count) {
+            if (table) return msm::msm_witness_device(*table, s, count, d_ws.data(), d_ws.bytes(), st, mont.form);
+            return msm::msm_witness_device<G>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
+        };
+        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return witness_on(tables_.a, dk.a.data(), zs, nv); });
+        auto sum_b1 =
+            timer.time("MSM B G1", [&] { wait_for(1); return witness_on(tables_.b_g1, dk.b_g1.data(), zs, nv); });
         jacobian<G2> sum_b2;
         if constexpr (G2OnGpu) {
-            sum_b2 = timer.time("MSM B G2", [&] { wait_for(2); return msm_on(tables_.b_g2, dk.b_g2.data(), zs, nv); });
+            sum_b2 =
+                timer.time("MSM B G2", [&] { wait_for(2); return witness_on(tables_.b_g2, dk.b_g2.data(), zs, nv); });
         }
         auto sum_l = timer.time("MSM L", [&] {
             wait_for(3);
-            return msm_on(tables_.l, dk.l.data(), zs + np + 1, nv - np - 1);
+            return witness_on(tables_.l, dk.l.data(), zs + np + 1, nv - np - 1);
         });
         auto sum_h = timer.time("MSM H", [&] {
             wait_for(4);

@@ -151,7 +151,8 @@ jacobian<G> msm_device(const fixed_bases<G>& table, const typename G::scalar::in
         throw invalid_argument("msm_device: " + std::to_string(n) + " scalars for a table of " +
                                std::to_string(table.size()) + " bases");
     const detail::device_plan<G> plan(n, device_options{.window_bits = table.window_bits()}, true);
-    return detail::msm_run<G>(plan, table.data(), table.size(), scalars, workspace, workspace_bytes, stream, form, {});
+    return detail::msm_run<G>(plan, table.data(), table.size(), scalars, nullptr, workspace, workspace_bytes, stream,
+                              form, {});
 }
 
 }  // namespace cuzk::msm

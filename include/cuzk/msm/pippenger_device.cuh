@@ -192,22 +192,25 @@ using cuzk::detail::dbl_outline;
 
 /// Step 1: signed digits of scalar i for every window, as sort keys and values. With a table
 /// of shifted bases (table_stride != 0) every window uses the same buckets and the value
-/// names the window's copy of the point, w * table_stride + i.
+/// names the window's copy of the point, w * table_stride + i. With `indices`, item i is the
+/// scalar and point indices[i] (a subset of the inputs, e.g. the witness MSM's non-bits).
 template <class Fr>
 __global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, uint32_t* vals,
-                                                               const typename Fr::integer* scalars, size_t n,
-                                                               unsigned c, unsigned windows, scalar_form form,
+                                                               const typename Fr::integer* scalars,
+                                                               const uint32_t* indices, size_t n, unsigned c,
+                                                               unsigned windows, scalar_form form,
                                                                size_t table_stride) {
-    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= n) return;
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= n) return;
+    const size_t i = indices != nullptr ? indices[t] : t;
     const uint32_t B = buckets_per_window(c), K = table_stride != 0 ? B : windows * B;
     typename Fr::integer s = reduce_scalar<Fr>(scalars[i], form);
     signed_digit_walker<Fr::limbs> walk(s, c);
     for (unsigned w = 0; w < windows; ++w) {
         signed_digit d = walk.next();
         const uint32_t set = table_stride != 0 ? 0 : w, point = uint32_t(table_stride != 0 ? w * table_stride + i : i);
-        keys[size_t(w) * n + i] = d.magnitude == 0 ? K : set * B + d.magnitude - 1;
-        vals[size_t(w) * n + i] = point | (d.negative ? 0x80000000u : 0u);
+        keys[size_t(w) * n + t] = d.magnitude == 0 ? K : set * B + d.magnitude - 1;
+        vals[size_t(w) * n + t] = point | (d.negative ? 0x80000000u : 0u);
     }
 }
 
@@ -404,15 +407,17 @@ size_t msm_device_workspace_bytes(size_t n, const device_options& opt = {}) {
 namespace detail {
 
 /// Steps 1-7 for a plan; table_stride != 0 when `points` is a table of shifted bases
-/// (fixed_bases.cuh) with that many points per window. `points_needed`, if set, runs on the host
+/// (fixed_bases.cuh) with that many points per window. With `indices` (device memory, plan.n
+/// entries) the MSM is over the scalars and points at those indices only. `points_needed`, if set, runs on the host
 /// once steps 1-3 (which read only the scalars) are enqueued and before the first kernel that
 /// reads the points: msm_device_from_host uploads the points there, overlapping the sort.
 /// One function per group launches every MSM kernel: the unit that cuzk::instances precompiles
 /// (cuzk/msm/instances.cuh).
 template <class G>
 jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
-                    const typename G::scalar::integer* scalars, void* workspace, size_t workspace_bytes,
-                    cudaStream_t stream, scalar_form form, const std::function<void()>& points_needed) {
+                    const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,
+                    size_t workspace_bytes, cudaStream_t stream, scalar_form form,
+                    const std::function<void()>& points_needed) {
     using bucket = xyzz<G>;
     using Fr = typename G::scalar;
     const size_t n = plan.n;
@@ -436,8 +441,8 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     const unsigned blk = detail::msm_block;
     auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
 
-    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, scalars, n, plan.c, plan.windows,
-                                                                    form, table_stride);
+    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, scalars, indices, n, plan.c,
+                                                                    plan.windows, form, table_stride);
     CUZK_CUDA_CHECK_LAUNCH("msm_digits_kernel");
 
     cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
@@ -511,8 +516,8 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
                        size_t workspace_bytes, cudaStream_t stream, const device_options& opt = {}) {
     if (n == 0) return jacobian<G>::identity();
     if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
-    return detail::msm_run<G>(detail::device_plan<G>(n, opt), points, 0, scalars, workspace, workspace_bytes, stream,
-                              opt.form, {});
+    return detail::msm_run<G>(detail::device_plan<G>(n, opt), points, 0, scalars, nullptr, workspace, workspace_bytes,
+                              stream, opt.form, {});
 }
 
 /// Convenience: points and scalars in host memory (pageable or pinned). Allocates device
@@ -539,7 +544,7 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
         uploaded.record(copy);
         CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, uploaded, 0));
     };
-    jacobian<G> r = detail::msm_run<G>(plan, dp.data(), 0, ds.data(), ws.data(), ws.bytes(), stream, opt.form,
+    jacobian<G> r = detail::msm_run<G>(plan, dp.data(), 0, ds.data(), nullptr, ws.data(), ws.bytes(), stream, opt.form,
                                        upload_points);
     return r;  // msm_run synchronised `stream`, which waited for `copy`: the buffers may go
 }
@@ -551,7 +556,7 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
 #define CUZK_MSM_INSTANCES(prefix, G)                                                                         \
     prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_run<G>(                                        \
         const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::affine<G>*, size_t, const G::scalar::integer*, \
-        void*, size_t, cudaStream_t, ::cuzk::msm::scalar_form, const std::function<void()>&);
+        const uint32_t*, void*, size_t, cudaStream_t, ::cuzk::msm::scalar_form, const std::function<void()>&);
 
 #if defined(CUZK_PRECOMPILED)
 #include "cuzk/instances.hpp"
