@@ -23,8 +23,14 @@
 //    registers and live carries. Measured on the H200 it wins 3% at 381 bits and loses 4%
 //    at 254/255 bits, so mont_mul uses it from 12 words up (detail::default_mul_algo).
 //  - -p^-1 mod 2^32 is read from constant memory, not written as a literal (see mont_inv32).
-// Every PTX instruction that reads or writes the carry flag is an `asm volatile`, so
-// the compiler never moves one between two instructions of a chain.
+//
+// Carry chains. A chain runs from the instruction that first writes the carry flag (CC) to
+// the last one that reads it. The compiler does not model CC, so nothing keeps it intact
+// between two asm statements; with device optimisation off, results on an H200 were wrong
+// while chains spanned several statements. The rule here: every chain lies inside one asm
+// statement, so no carry flag is ever live across two asm statements (docs/COMPILER_NOTES.md).
+// The chains hold the same instructions in the same order as when each instruction was its
+// own statement; at -O3 each operation here, compiled on its own, gives the same SASS as then.
 #pragma once
 
 #include "cuzk/core/bigint.hpp"
@@ -37,22 +43,241 @@ namespace cuzk::device_arith {
 template <class Config>
 __constant__ bigint<Config::limbs> modulus = Config::modulus;
 
-/// PTX wrappers for 32-bit carry-chain instructions (.cc writes the carry flag, c reads it).
-namespace ptx {
+// ---- carry chains, one asm statement each ----------------------------------------------------
+// nvcc numbers inline-asm operands (%0, %1, ...) and has no named operands, and an asm string
+// must be a literal, so the preprocessor spells each chain from lists of literal operand
+// numbers ("slots"). Every asm statement below binds its operands to the same slots:
+//   %0..%23   words updated in place ("+r"), in one of two layouts; the slots a chain leaves
+//             unused are bound to scratch outputs (`pad`), so that the inputs' numbers are fixed
+//   %24       one more word: in place, an output (a carry, a borrow mask), or scratch
+//   %25       an input word a (a multiplier, a sign mask), or an unused immediate
+//   %26..%49  the input words x
+// Word layout, up to 24 words w: entry k covers w[2k], w[2k+1] and x[2k], x[2k+1] (or x[k]).
+// Split layout, the two halves ev and od (up to 12 words each) of the split accumulator
+// (see redc_row): entry k covers ev[2k], ev[2k+1], od[2k], od[2k+1] and x[2k], x[2k+1].
+// The statements are `asm volatile` although each is a function of its operands: the compiler
+// then keeps them in program order and never drops one or moves it into a branch, so field
+// operations stay unconditional where the caller wrote them so (constant-time code).
+
+// CUZK_WORDS_K(F0, F): F0 on entry 0, F on entries 1..K-1, each entry given as
+// (k, slot of w[2k], of w[2k+1], of x[2k], of x[2k+1], of x[k]).
 // clang-format off
-__device__ __forceinline__ uint32_t add_cc(uint32_t a, uint32_t b)   { uint32_t r; asm volatile("add.cc.u32 %0, %1, %2;"   : "=r"(r) : "r"(a), "r"(b)); return r; }
-__device__ __forceinline__ uint32_t addc_cc(uint32_t a, uint32_t b)  { uint32_t r; asm volatile("addc.cc.u32 %0, %1, %2;"  : "=r"(r) : "r"(a), "r"(b)); return r; }
-__device__ __forceinline__ uint32_t addc(uint32_t a, uint32_t b)     { uint32_t r; asm volatile("addc.u32 %0, %1, %2;"     : "=r"(r) : "r"(a), "r"(b)); return r; }
-__device__ __forceinline__ uint32_t sub_cc(uint32_t a, uint32_t b)   { uint32_t r; asm volatile("sub.cc.u32 %0, %1, %2;"   : "=r"(r) : "r"(a), "r"(b)); return r; }
-__device__ __forceinline__ uint32_t subc_cc(uint32_t a, uint32_t b)  { uint32_t r; asm volatile("subc.cc.u32 %0, %1, %2;"  : "=r"(r) : "r"(a), "r"(b)); return r; }
-__device__ __forceinline__ uint32_t subc(uint32_t a, uint32_t b)     { uint32_t r; asm volatile("subc.u32 %0, %1, %2;"     : "=r"(r) : "r"(a), "r"(b)); return r; }
-__device__ __forceinline__ uint32_t mad_lo_cc(uint32_t a, uint32_t b, uint32_t c)  { uint32_t r; asm volatile("mad.lo.cc.u32 %0, %1, %2, %3;"  : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-__device__ __forceinline__ uint32_t mad_hi_cc(uint32_t a, uint32_t b, uint32_t c)  { uint32_t r; asm volatile("mad.hi.cc.u32 %0, %1, %2, %3;"  : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-__device__ __forceinline__ uint32_t madc_lo_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.lo.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-__device__ __forceinline__ uint32_t madc_hi_cc(uint32_t a, uint32_t b, uint32_t c) { uint32_t r; asm volatile("madc.hi.cc.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
-__device__ __forceinline__ uint32_t madc_hi(uint32_t a, uint32_t b, uint32_t c)    { uint32_t r; asm volatile("madc.hi.u32 %0, %1, %2, %3;"    : "=r"(r) : "r"(a), "r"(b), "r"(c)); return r; }
+#define CUZK_WORDS_1(F0, F) F0(0, 0, 1, 26, 27, 26)
+#define CUZK_WORDS_2(F0, F) CUZK_WORDS_1(F0, F) F(1, 2, 3, 28, 29, 27)
+#define CUZK_WORDS_3(F0, F) CUZK_WORDS_2(F0, F) F(2, 4, 5, 30, 31, 28)
+#define CUZK_WORDS_4(F0, F) CUZK_WORDS_3(F0, F) F(3, 6, 7, 32, 33, 29)
+#define CUZK_WORDS_5(F0, F) CUZK_WORDS_4(F0, F) F(4, 8, 9, 34, 35, 30)
+#define CUZK_WORDS_6(F0, F) CUZK_WORDS_5(F0, F) F(5, 10, 11, 36, 37, 31)
+#define CUZK_WORDS_7(F0, F) CUZK_WORDS_6(F0, F) F(6, 12, 13, 38, 39, 32)
+#define CUZK_WORDS_8(F0, F) CUZK_WORDS_7(F0, F) F(7, 14, 15, 40, 41, 33)
+#define CUZK_WORDS_9(F0, F) CUZK_WORDS_8(F0, F) F(8, 16, 17, 42, 43, 34)
+#define CUZK_WORDS_10(F0, F) CUZK_WORDS_9(F0, F) F(9, 18, 19, 44, 45, 35)
+#define CUZK_WORDS_11(F0, F) CUZK_WORDS_10(F0, F) F(10, 20, 21, 46, 47, 36)
+#define CUZK_WORDS_12(F0, F) CUZK_WORDS_11(F0, F) F(11, 22, 23, 48, 49, 37)
+
+// CUZK_SPLIT_K(F0, F, FL): F0 on entry 0, F on entries 1..K-2, FL on entry K-1 (K >= 2), each
+// entry given as (k, slot of ev[2k], ev[2k+1], od[2k], od[2k+1], ev[2k+2], ev[2k+3], x[2k], x[2k+1]);
+// ev[2k+2], ev[2k+3] are past the end for the last entry, so FL does not use them.
+#define CUZK_SPLIT_1(F0, F, FL) F0(0, 0, 1, 2, 3, 4, 5, 26, 27)
+#define CUZK_SPLIT_2(F0, F, FL) CUZK_SPLIT_1(F0, F, F) FL(1, 4, 5, 6, 7, 8, 9, 28, 29)
+#define CUZK_SPLIT_3(F0, F, FL) CUZK_SPLIT_2(F0, F, F) FL(2, 8, 9, 10, 11, 12, 13, 30, 31)
+#define CUZK_SPLIT_4(F0, F, FL) CUZK_SPLIT_3(F0, F, F) FL(3, 12, 13, 14, 15, 16, 17, 32, 33)
+#define CUZK_SPLIT_5(F0, F, FL) CUZK_SPLIT_4(F0, F, F) FL(4, 16, 17, 18, 19, 20, 21, 34, 35)
+#define CUZK_SPLIT_6(F0, F, FL) CUZK_SPLIT_5(F0, F, F) FL(5, 20, 21, 22, 23, 24, 25, 36, 37)
+
+// CUZK_PADS_k: scratch outputs for slots 2k..23.
+#define CUZK_PADS_12
+#define CUZK_PADS_11 "=r"(pad[22]), "=r"(pad[23]), CUZK_PADS_12
+#define CUZK_PADS_10 "=r"(pad[20]), "=r"(pad[21]), CUZK_PADS_11
+#define CUZK_PADS_9 "=r"(pad[18]), "=r"(pad[19]), CUZK_PADS_10
+#define CUZK_PADS_8 "=r"(pad[16]), "=r"(pad[17]), CUZK_PADS_9
+#define CUZK_PADS_7 "=r"(pad[14]), "=r"(pad[15]), CUZK_PADS_8
+#define CUZK_PADS_6 "=r"(pad[12]), "=r"(pad[13]), CUZK_PADS_7
+#define CUZK_PADS_5 "=r"(pad[10]), "=r"(pad[11]), CUZK_PADS_6
+#define CUZK_PADS_4 "=r"(pad[8]), "=r"(pad[9]), CUZK_PADS_5
+#define CUZK_PADS_3 "=r"(pad[6]), "=r"(pad[7]), CUZK_PADS_4
+#define CUZK_PADS_2 "=r"(pad[4]), "=r"(pad[5]), CUZK_PADS_3
+#define CUZK_PADS_1 "=r"(pad[2]), "=r"(pad[3]), CUZK_PADS_2
+
+// Template argument K (entries) to the literal the lists are named by.
+#define CUZK_FOR_K(M)                                                                                           \
+    if constexpr (K == 1) { M(1) } else if constexpr (K == 2) { M(2) } else if constexpr (K == 3) { M(3) }      \
+    else if constexpr (K == 4) { M(4) } else if constexpr (K == 5) { M(5) } else if constexpr (K == 6) { M(6) } \
+    else if constexpr (K == 7) { M(7) } else if constexpr (K == 8) { M(8) } else if constexpr (K == 9) { M(9) } \
+    else if constexpr (K == 10) { M(10) } else if constexpr (K == 11) { M(11) } else if constexpr (K == 12) { M(12) }
+#define CUZK_FOR_K_SPLIT(M) /* M(K, 2K): the split layout fills slots 0..4K-1 */                                    \
+    if constexpr (K == 2) { M(2, 4) } else if constexpr (K == 3) { M(3, 6) } else if constexpr (K == 4) { M(4, 8) } \
+    else if constexpr (K == 5) { M(5, 10) } else if constexpr (K == 6) { M(6, 12) }
+
+// One instruction on slots: d = op(a, b) or op(a, b, c); the _Z forms take 0 for the last source;
+// XOR_A: d = b ^ a (the input word in slot 25). Pairs, in place: ADD2: d0 op0= b0, d1 op1= b1;
+// MAD2: d0 += lo(a * b) (op lo), d1 += hi(a * b) (op hi).
+#define CUZK_I3(op, d, a, b) op " %" #d ", %" #a ", %" #b ";\n\t"
+#define CUZK_I4(op, d, a, b, c) op " %" #d ", %" #a ", %" #b ", %" #c ";\n\t"
+#define CUZK_I3_Z(op, d) op " %" #d ", %" #d ", 0;\n\t"
+#define CUZK_I4_Z(op, d, a, b) op " %" #d ", %" #a ", %" #b ", 0;\n\t"
+#define CUZK_XOR_A(d, b) "xor.b32 %" #d ", %" #b ", %25;\n\t"
+#define CUZK_ADD2(op0, op1, d0, d1, b0, b1) CUZK_I3(op0, d0, d0, b0) CUZK_I3(op1, d1, d1, b1)
+#define CUZK_MAD2(lo, hi, d0, d1, a, b) CUZK_I4(lo, d0, a, b, d0) CUZK_I4(hi, d1, a, b, d1)
+
+// Operand bindings: words in place, then inputs.
+#define CUZK_BIND_W(k, ...) "+r"(w[2 * k]), "+r"(w[2 * k + 1]),
+#define CUZK_BIND_S(k, ...) "+r"(ev[2 * k]), "+r"(ev[2 * k + 1]), "+r"(od[2 * k]), "+r"(od[2 * k + 1]),
+#define CUZK_IN_PAIR(k, ...) , "r"(x[2 * k]), "r"(x[2 * k + 1])
+#define CUZK_IN_EVEN(k, ...) , "r"(x[2 * k])
+#define CUZK_IN_EACH(k, ...) , "r"(x[k])
+
+// Word-layout chain steps; entry (k, w0, w1, x0, x1, xk) = slots of (w[2k], w[2k+1], x[2k],
+// x[2k+1], x[k]). add_n: w += x; sub_n: w -= x; addmul_row: w += a * x[k] (x bound with stride 2);
+// add_squares: w += x[k]^2.
+#define CUZK_ADD_FIRST(k, w0, w1, x0, x1, xk) CUZK_ADD2("add.cc.u32", "addc.cc.u32", w0, w1, x0, x1)
+#define CUZK_ADD_NEXT(k, w0, w1, x0, x1, xk) CUZK_ADD2("addc.cc.u32", "addc.cc.u32", w0, w1, x0, x1)
+#define CUZK_SUB_FIRST(k, w0, w1, x0, x1, xk) CUZK_ADD2("sub.cc.u32", "subc.cc.u32", w0, w1, x0, x1)
+#define CUZK_SUB_NEXT(k, w0, w1, x0, x1, xk) CUZK_ADD2("subc.cc.u32", "subc.cc.u32", w0, w1, x0, x1)
+#define CUZK_MUL_FIRST(k, w0, w1, x0, x1, xk) CUZK_MAD2("mad.lo.cc.u32", "madc.hi.cc.u32", w0, w1, 25, xk)
+#define CUZK_MUL_NEXT(k, w0, w1, x0, x1, xk) CUZK_MAD2("madc.lo.cc.u32", "madc.hi.cc.u32", w0, w1, 25, xk)
+#define CUZK_SQR_FIRST(k, w0, w1, x0, x1, xk) CUZK_MAD2("mad.lo.cc.u32", "madc.hi.cc.u32", w0, w1, xk, xk)
+#define CUZK_SQR_NEXT(k, w0, w1, x0, x1, xk) CUZK_MAD2("madc.lo.cc.u32", "madc.hi.cc.u32", w0, w1, xk, xk)
+// negate_n: w = (w ^ a) + (a & 1); add_signed_n: w += (x ^ a) + carry, x ^ a in the scratch
+// register t<slot of x>. The xors sit inside the chains, where the PTX has always had them.
+#define CUZK_NEG_FIRST(k, w0, w1, x0, x1, xk)                                        \
+    CUZK_XOR_A(w0, w0) "and.b32 t, %25, 1;\n\tadd.cc.u32 %" #w0 ", %" #w0 ", t;\n\t" \
+    CUZK_XOR_A(w1, w1) CUZK_I3_Z("addc.cc.u32", w1)
+#define CUZK_NEG_NEXT(k, w0, w1, x0, x1, xk) \
+    CUZK_XOR_A(w0, w0) CUZK_I3_Z("addc.cc.u32", w0) CUZK_XOR_A(w1, w1) CUZK_I3_Z("addc.cc.u32", w1)
+#define CUZK_ADDX_NEXT(k, w0, w1, x0, x1, xk)                                           \
+    "xor.b32 t" #x0 ", %" #x0 ", %25;\n\taddc.cc.u32 %" #w0 ", %" #w0 ", t" #x0 ";\n\t" \
+    "xor.b32 t" #x1 ", %" #x1 ", %25;\n\taddc.cc.u32 %" #w1 ", %" #w1 ", t" #x1 ";\n\t"
+
+// Split-layout chain steps; entry (k, e0, e1, o0, o1, e2, e3, x0, x1) = slots of (ev[2k],
+// ev[2k+1], od[2k], od[2k+1], ev[2k+2], ev[2k+3], x[2k], x[2k+1]).
+// redc_row: ev += a * x_even, carry into od's top word (RE_), then od += a * x_odd (RO_).
+#define CUZK_RE_FIRST(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_MAD2("mad.lo.cc.u32", "madc.hi.cc.u32", e0, e1, 25, x0)
+#define CUZK_RE_NEXT(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_MAD2("madc.lo.cc.u32", "madc.hi.cc.u32", e0, e1, 25, x0)
+#define CUZK_RE_LAST(k, e0, e1, o0, o1, e2, e3, x0, x1) \
+    CUZK_MAD2("madc.lo.cc.u32", "madc.hi.cc.u32", e0, e1, 25, x0) CUZK_I3_Z("addc.u32", o1)
+#define CUZK_RO_FIRST(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_MAD2("mad.lo.cc.u32", "madc.hi.cc.u32", o0, o1, 25, x1)
+#define CUZK_RO_NEXT(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_MAD2("madc.lo.cc.u32", "madc.hi.cc.u32", o0, o1, 25, x1)
+#define CUZK_RO_LAST(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_MAD2("madc.lo.cc.u32", "madc.hi.u32", o0, o1, 25, x1)
+// shift_mad_row, bi in slot 24: ev = (ev >> 64) + x_odd * bi + carry, open at the top (SH1_),
+// then od += x_even * bi, carry into ev's top word (SH2_).
+#define CUZK_SH1_NEXT(k, e0, e1, o0, o1, e2, e3, x0, x1) \
+    CUZK_I4("madc.lo.cc.u32", e0, x1, 24, e2) CUZK_I4("madc.hi.cc.u32", e1, x1, 24, e3)
+#define CUZK_SH1_LAST(k, e0, e1, o0, o1, e2, e3, x0, x1) \
+    CUZK_I4_Z("madc.lo.cc.u32", e0, x1, 24) CUZK_I4_Z("madc.hi.u32", e1, x1, 24)
+#define CUZK_SH2_FIRST(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_MAD2("mad.lo.cc.u32", "madc.hi.cc.u32", o0, o1, x0, 24)
+#define CUZK_SH2_NEXT(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_MAD2("madc.lo.cc.u32", "madc.hi.cc.u32", o0, o1, x0, 24)
+#define CUZK_SH2_LAST(k, e0, e1, o0, o1, e2, e3, x0, x1) \
+    CUZK_MAD2("madc.lo.cc.u32", "madc.hi.cc.u32", o0, o1, x0, 24) CUZK_I3_Z("addc.u32", e1)
+// merge: od += ev >> 32, open at the top.
+#define CUZK_MG_FIRST(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_ADD2("add.cc.u32", "addc.cc.u32", o0, o1, e1, e2)
+#define CUZK_MG_NEXT(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_ADD2("addc.cc.u32", "addc.cc.u32", o0, o1, e1, e2)
+#define CUZK_MG_LAST(k, e0, e1, o0, o1, e2, e3, x0, x1) CUZK_I3("addc.cc.u32", o0, o0, e1) CUZK_I3_Z("addc.u32", o1)
+
+// The lists above, checked against the slot convention.
+#define CUZK_CHECK_W(k, w0, w1, x0, x1, xk) \
+    static_assert(w0 == 2 * k && w1 == w0 + 1 && x0 == 26 + 2 * k && x1 == x0 + 1 && xk == 26 + k);
+#define CUZK_CHECK_S(k, e0, e1, o0, o1, e2, e3, x0, x1)                                          \
+    static_assert(e0 == 4 * k && e1 == e0 + 1 && o0 == e0 + 2 && o1 == e0 + 3 && e2 == e0 + 4 && \
+                  e3 == e0 + 5 && x0 == 26 + 2 * k && x1 == x0 + 1);
+CUZK_WORDS_12(CUZK_CHECK_W, CUZK_CHECK_W)
+CUZK_SPLIT_6(CUZK_CHECK_S, CUZK_CHECK_S, CUZK_CHECK_S)
 // clang-format on
-}  // namespace ptx
+
+/// Word-layout carry chains (2K words), each one asm statement.
+namespace chain {
+// clang-format off
+
+/// w[0..2K) += x[0..2K); returns the carry out (0 or 1).
+template <size_t K>
+__device__ __forceinline__ uint32_t add_n(uint32_t* w, const uint32_t* x) {
+    static_assert(K >= 1 && K <= 12, "a chain holds at most 24 words");
+    uint32_t carry;
+    [[maybe_unused]] uint32_t pad[24];
+#define CUZK_ASM(K_)                                                                    \
+    asm volatile(CUZK_WORDS_##K_(CUZK_ADD_FIRST, CUZK_ADD_NEXT) "addc.u32 %24, 0, 0;"   \
+                 : CUZK_WORDS_##K_(CUZK_BIND_W, CUZK_BIND_W) CUZK_PADS_##K_ "=r"(carry) \
+                 : "n"(0) CUZK_WORDS_##K_(CUZK_IN_PAIR, CUZK_IN_PAIR));
+    CUZK_FOR_K(CUZK_ASM)
+#undef CUZK_ASM
+    return carry;
+}
+
+/// w[0..2K) -= x[0..2K); returns the borrow as a mask (all ones on borrow, else 0).
+template <size_t K>
+__device__ __forceinline__ uint32_t sub_n(uint32_t* w, const uint32_t* x) {
+    static_assert(K >= 1 && K <= 12, "a chain holds at most 24 words");
+    uint32_t borrow;
+    [[maybe_unused]] uint32_t pad[24];
+#define CUZK_ASM(K_)                                                                     \
+    asm volatile(CUZK_WORDS_##K_(CUZK_SUB_FIRST, CUZK_SUB_NEXT) "subc.u32 %24, 0, 0;"    \
+                 : CUZK_WORDS_##K_(CUZK_BIND_W, CUZK_BIND_W) CUZK_PADS_##K_ "=r"(borrow) \
+                 : "n"(0) CUZK_WORDS_##K_(CUZK_IN_PAIR, CUZK_IN_PAIR));
+    CUZK_FOR_K(CUZK_ASM)
+#undef CUZK_ASM
+    return borrow;
+}
+
+/// (w[0..2K), top) += (x[0..2K), 0) when neg = 0, -= it when neg is all ones (two's
+/// complement: (w, top) += (x ^ neg, neg) + 1).
+template <size_t K>
+__device__ __forceinline__ void add_signed_n(uint32_t* w, uint32_t& top, const uint32_t* x, uint32_t neg) {
+    static_assert(K >= 1 && K <= 12, "a chain holds at most 24 words");
+    [[maybe_unused]] uint32_t pad[24];
+    // neg + neg carries exactly when neg is all ones: that carry is the +1 of the negation.
+#define CUZK_ASM(K_)                                                                            \
+    asm volatile("{\n\t.reg .u32 t, t<50>;\n\tadd.cc.u32 t, %25, %25;\n\t"                      \
+                 CUZK_WORDS_##K_(CUZK_ADDX_NEXT, CUZK_ADDX_NEXT) "addc.u32 %24, %24, %25;\n\t}" \
+                 : CUZK_WORDS_##K_(CUZK_BIND_W, CUZK_BIND_W) CUZK_PADS_##K_ "+r"(top)           \
+                 : "r"(neg) CUZK_WORDS_##K_(CUZK_IN_PAIR, CUZK_IN_PAIR));
+    CUZK_FOR_K(CUZK_ASM)
+#undef CUZK_ASM
+}
+
+/// w[0..2K) = -w[0..2K) mod 2^(64K) when neg is all ones, unchanged when neg = 0.
+template <size_t K>
+__device__ __forceinline__ void negate_n(uint32_t* w, uint32_t neg) {
+    static_assert(K >= 1 && K <= 12, "a chain holds at most 24 words");
+    [[maybe_unused]] uint32_t pad[25];
+#define CUZK_ASM(K_)                                                                        \
+    asm volatile("{\n\t.reg .u32 t;\n\t" CUZK_WORDS_##K_(CUZK_NEG_FIRST, CUZK_NEG_NEXT) "}" \
+                 : CUZK_WORDS_##K_(CUZK_BIND_W, CUZK_BIND_W) CUZK_PADS_##K_ "=r"(pad[24])   \
+                 : "r"(neg));
+    CUZK_FOR_K(CUZK_ASM)
+#undef CUZK_ASM
+}
+
+/// (w[0..2K), top) += a * (x[0] + x[2] 2^64 + ... + x[2K-2] 2^(64(K-1))): K products of a with
+/// every other word of x, landing on consecutive words of w, the carry going into top.
+template <size_t K>
+__device__ __forceinline__ void addmul_row(uint32_t* w, uint32_t& top, uint32_t a, const uint32_t* x) {
+    static_assert(K >= 1 && K <= 12, "a chain holds at most 24 words");
+    [[maybe_unused]] uint32_t pad[24];
+#define CUZK_ASM(K_)                                                                    \
+    asm volatile(CUZK_WORDS_##K_(CUZK_MUL_FIRST, CUZK_MUL_NEXT) "addc.u32 %24, %24, 0;" \
+                 : CUZK_WORDS_##K_(CUZK_BIND_W, CUZK_BIND_W) CUZK_PADS_##K_ "+r"(top)   \
+                 : "r"(a) CUZK_WORDS_##K_(CUZK_IN_EVEN, CUZK_IN_EVEN));
+    CUZK_FOR_K(CUZK_ASM)
+#undef CUZK_ASM
+}
+
+/// w[0..2K) += x[0]^2 + x[1]^2 2^64 + ... + x[K-1]^2 2^(64(K-1)); returns the carry out.
+template <size_t K>
+__device__ __forceinline__ uint32_t add_squares(uint32_t* w, const uint32_t* x) {
+    static_assert(K >= 1 && K <= 12, "a chain holds at most 24 words");
+    uint32_t carry;
+    [[maybe_unused]] uint32_t pad[24];
+#define CUZK_ASM(K_)                                                                    \
+    asm volatile(CUZK_WORDS_##K_(CUZK_SQR_FIRST, CUZK_SQR_NEXT) "addc.u32 %24, 0, 0;"   \
+                 : CUZK_WORDS_##K_(CUZK_BIND_W, CUZK_BIND_W) CUZK_PADS_##K_ "=r"(carry) \
+                 : "n"(0) CUZK_WORDS_##K_(CUZK_IN_EACH, CUZK_IN_EACH));
+    CUZK_FOR_K(CUZK_ASM)
+#undef CUZK_ASM
+    return carry;
+}
+
+// clang-format on
+}  // namespace chain
 
 /// A bigint<N> viewed as 2N 32-bit words, least significant first.
 template <size_t N>
@@ -90,13 +315,11 @@ __device__ __forceinline__ const uint32_t* modulus32() {
 /// r = r - p if that does not borrow, else r (one final conditional subtraction); r < 2p.
 template <class Config, size_t n>
 __device__ __forceinline__ void reduce_once(uint32_t (&r)[n]) {
-    const uint32_t* p = modulus32<Config>();
     uint32_t d[n];
-    d[0] = ptx::sub_cc(r[0], p[0]);
 #pragma unroll
-    for (size_t i = 1; i < n; ++i) d[i] = ptx::subc_cc(r[i], p[i]);
+    for (size_t i = 0; i < n; ++i) d[i] = r[i];
     // The spare top bit means r < 2p < 2^(32n): no carry word. borrow is all ones when r < p.
-    const uint32_t borrow = ptx::subc(0, 0);
+    const uint32_t borrow = chain::sub_n<n / 2>(d, modulus32<Config>());
 #pragma unroll
     for (size_t i = 0; i < n; ++i) r[i] = borrow ? r[i] : d[i];
 }
@@ -106,14 +329,11 @@ template <class Config>
 __device__ __forceinline__ void mod_add(bigint<Config::limbs>& out, const bigint<Config::limbs>& a,
                                         const bigint<Config::limbs>& b) {
     constexpr size_t n = 2 * Config::limbs;
-    auto x = split(a), y = split(b);
-    uint32_t r[n];
-    r[0] = ptx::add_cc(x.w[0], y.w[0]);
-#pragma unroll
-    for (size_t i = 1; i < n; ++i) r[i] = ptx::addc_cc(x.w[i], y.w[i]);
-    (void)ptx::addc(0, 0);  // close the chain; a + b < 2p < 2^(32n) never carries out
-    reduce_once<Config>(r);
-    out = join<Config::limbs>(r);
+    auto r = split(a);
+    const auto y = split(b);
+    (void)chain::add_n<n / 2>(r.w, y.w);  // a + b < 2p < 2^(32n) never carries out
+    reduce_once<Config>(r.w);
+    out = join<Config::limbs>(r.w);
 }
 
 /// out = a - b mod p.
@@ -122,17 +342,14 @@ __device__ __forceinline__ void mod_sub(bigint<Config::limbs>& out, const bigint
                                         const bigint<Config::limbs>& b) {
     constexpr size_t n = 2 * Config::limbs;
     const uint32_t* p = modulus32<Config>();
-    auto x = split(a), y = split(b);
-    uint32_t r[n];
-    r[0] = ptx::sub_cc(x.w[0], y.w[0]);
+    auto r = split(a);
+    const auto y = split(b);
+    const uint32_t mask = chain::sub_n<n / 2>(r.w, y.w);  // all ones on borrow: add p back
+    uint32_t q[n];
 #pragma unroll
-    for (size_t i = 1; i < n; ++i) r[i] = ptx::subc_cc(x.w[i], y.w[i]);
-    const uint32_t mask = ptx::subc(0, 0);  // all ones on borrow: add p back
-    r[0] = ptx::add_cc(r[0], p[0] & mask);
-#pragma unroll
-    for (size_t i = 1; i < n; ++i) r[i] = ptx::addc_cc(r[i], p[i] & mask);
-    (void)ptx::addc(0, 0);
-    out = join<Config::limbs>(r);
+    for (size_t i = 0; i < n; ++i) q[i] = p[i] & mask;
+    (void)chain::add_n<n / 2>(r.w, q);
+    out = join<Config::limbs>(r.w);
 }
 
 namespace detail {
@@ -143,70 +360,79 @@ namespace detail {
 template <class Config>
 __constant__ uint32_t mont_inv32 = uint32_t(Config::mont_inv64);
 
+// clang-format off
 /// One Montgomery reduction row on the split accumulator T = ev + 2^32 * od (words of od
 /// sit one word higher than their index): m = ev[0] * inv, T += m * p, so ev[0] becomes 0.
 /// Carries out of ev's top word go into od's top word (same weight); od never carries out,
 /// because the running total stays below 2^(32(n+1)) and 2^32 * od is part of it.
+/// Two chains (ev's, then od's) in one asm statement.
 template <size_t n>
 __device__ __forceinline__ void redc_row(uint32_t (&ev)[n], uint32_t (&od)[n], const uint32_t* p, uint32_t inv) {
+    constexpr size_t K = n / 2;
+    static_assert(n % 2 == 0 && K >= 2 && K <= 6, "the split layout holds 4 to 12 words per half");
     const uint32_t m = ev[0] * inv;
-    ev[0] = ptx::mad_lo_cc(m, p[0], ev[0]);
-    ev[1] = ptx::madc_hi_cc(m, p[0], ev[1]);
-#pragma unroll
-    for (size_t j = 2; j < n; j += 2) {
-        ev[j] = ptx::madc_lo_cc(m, p[j], ev[j]);
-        ev[j + 1] = ptx::madc_hi_cc(m, p[j], ev[j + 1]);
-    }
-    od[n - 1] = ptx::addc(od[n - 1], 0);
-    od[0] = ptx::mad_lo_cc(m, p[1], od[0]);
-    od[1] = ptx::madc_hi_cc(m, p[1], od[1]);
-#pragma unroll
-    for (size_t j = 3; j < n - 1; j += 2) {
-        od[j - 1] = ptx::madc_lo_cc(m, p[j], od[j - 1]);
-        od[j] = ptx::madc_hi_cc(m, p[j], od[j]);
-    }
-    od[n - 2] = ptx::madc_lo_cc(m, p[n - 1], od[n - 2]);
-    od[n - 1] = ptx::madc_hi(m, p[n - 1], od[n - 1]);
+    const uint32_t* x = p;
+    [[maybe_unused]] uint32_t pad[25];
+#define CUZK_ASM(K_, K2_)                                                                               \
+    asm volatile(CUZK_SPLIT_##K_(CUZK_RE_FIRST, CUZK_RE_NEXT, CUZK_RE_LAST)                             \
+                     CUZK_SPLIT_##K_(CUZK_RO_FIRST, CUZK_RO_NEXT, CUZK_RO_LAST)                         \
+                 : CUZK_SPLIT_##K_(CUZK_BIND_S, CUZK_BIND_S, CUZK_BIND_S) CUZK_PADS_##K2_ "=r"(pad[24]) \
+                 : "r"(m) CUZK_SPLIT_##K_(CUZK_IN_PAIR, CUZK_IN_PAIR, CUZK_IN_PAIR));
+    CUZK_FOR_K_SPLIT(CUZK_ASM)
+#undef CUZK_ASM
 }
 
 /// Divides the split accumulator by 2^32 and swaps the roles of its halves, fused with
 /// adding x * bi: on entry T = ev + 2^32 od, ev[0] already consumed (zero after a reduction,
 /// or an output word of a plain product); on exit T/2^32 + x*bi is held as od (now the
 /// aligned half) + 2^32 ev (now the shifted half). With Redc, bi is instead the Montgomery
-/// factor m = (new low word) * inv and x = p, so od[0] ends at 0.
+/// factor m = (new low word) * inv and x = p, so od[0] ends at 0. Two chains, one asm statement.
 template <bool Redc, size_t n>
 __device__ __forceinline__ void shift_mad_row(uint32_t (&ev)[n], uint32_t (&od)[n], const uint32_t* x, uint32_t bi,
                                               uint32_t inv = 0) {
-    // T/2^32 = od + (ev >> 32). ev[1] joins od[0]; its carry (weight 2^32) enters the
-    // shifted half's chain, whose words are ev[2..] moved two words down.
-    od[0] = ptx::add_cc(od[0], ev[1]);
-    if constexpr (Redc) bi = od[0] * inv;  // no flag use
-#pragma unroll
-    for (size_t j = 1; j < n - 1; j += 2) {
-        ev[j - 1] = ptx::madc_lo_cc(x[j], bi, ev[j + 1]);
-        ev[j] = ptx::madc_hi_cc(x[j], bi, ev[j + 2]);
+    constexpr size_t K = n / 2;
+    static_assert(n % 2 == 0 && K >= 2 && K <= 6, "the split layout holds 4 to 12 words per half");
+    [[maybe_unused]] uint32_t pad[25];
+    // T/2^32 = od + (ev >> 32). ev[1] joins od[0] (%2 += %1); its carry (weight 2^32) enters the
+    // shifted half's chain, whose words are ev[2..] moved two words down. With Redc, bi
+    // (%24) = od[0] * inv is taken between the two, which does not touch the carry flag. Then
+    // the even-indexed products go into the aligned half; its carry out has the weight of
+    // ev's top word.
+#define CUZK_SHIFT_ROW(PRE, K_)                                      \
+    PRE CUZK_SPLIT_##K_(CUZK_SH1_NEXT, CUZK_SH1_NEXT, CUZK_SH1_LAST) \
+        CUZK_SPLIT_##K_(CUZK_SH2_FIRST, CUZK_SH2_NEXT, CUZK_SH2_LAST)
+    if constexpr (Redc) {
+#define CUZK_ASM(K_, K2_)                                                                               \
+    asm volatile(CUZK_SHIFT_ROW("add.cc.u32 %2, %2, %1;\n\tmul.lo.u32 %24, %2, %25;\n\t", K_)           \
+                 : CUZK_SPLIT_##K_(CUZK_BIND_S, CUZK_BIND_S, CUZK_BIND_S) CUZK_PADS_##K2_ "=r"(pad[24]) \
+                 : "r"(inv) CUZK_SPLIT_##K_(CUZK_IN_PAIR, CUZK_IN_PAIR, CUZK_IN_PAIR));
+        CUZK_FOR_K_SPLIT(CUZK_ASM)
+#undef CUZK_ASM
+    } else {
+#define CUZK_ASM(K_, K2_)                                                                          \
+    asm volatile(CUZK_SHIFT_ROW("add.cc.u32 %2, %2, %1;\n\t", K_)                                  \
+                 : CUZK_SPLIT_##K_(CUZK_BIND_S, CUZK_BIND_S, CUZK_BIND_S) CUZK_PADS_##K2_ "+r"(bi) \
+                 : "n"(0) CUZK_SPLIT_##K_(CUZK_IN_PAIR, CUZK_IN_PAIR, CUZK_IN_PAIR));
+        CUZK_FOR_K_SPLIT(CUZK_ASM)
+#undef CUZK_ASM
     }
-    ev[n - 2] = ptx::madc_lo_cc(x[n - 1], bi, 0);
-    ev[n - 1] = ptx::madc_hi(x[n - 1], bi, 0);
-    // even-indexed products into the aligned half; its carry out has the weight of ev's top word
-    od[0] = ptx::mad_lo_cc(x[0], bi, od[0]);
-    od[1] = ptx::madc_hi_cc(x[0], bi, od[1]);
-#pragma unroll
-    for (size_t j = 2; j < n; j += 2) {
-        od[j] = ptx::madc_lo_cc(x[j], bi, od[j]);
-        od[j + 1] = ptx::madc_hi_cc(x[j], bi, od[j + 1]);
-    }
-    ev[n - 1] = ptx::addc(ev[n - 1], 0);
+#undef CUZK_SHIFT_ROW
 }
 
-/// r = (ev >> 32) + od: the value left in the split accumulator after its last row.
+/// od += ev >> 32: od becomes the value left in the split accumulator after its last row.
 template <size_t n>
-__device__ __forceinline__ void merge(uint32_t* r, const uint32_t (&ev)[n], const uint32_t (&od)[n]) {
-    r[0] = ptx::add_cc(od[0], ev[1]);
-#pragma unroll
-    for (size_t j = 1; j < n - 1; ++j) r[j] = ptx::addc_cc(od[j], ev[j + 1]);
-    r[n - 1] = ptx::addc(od[n - 1], 0);
+__device__ __forceinline__ void merge(uint32_t (&ev)[n], uint32_t (&od)[n]) {
+    constexpr size_t K = n / 2;
+    static_assert(n % 2 == 0 && K >= 2 && K <= 6, "the split layout holds 4 to 12 words per half");
+    [[maybe_unused]] uint32_t pad[25];
+#define CUZK_ASM(K_, K2_)                                                   \
+    asm volatile(CUZK_SPLIT_##K_(CUZK_MG_FIRST, CUZK_MG_NEXT, CUZK_MG_LAST) \
+                 : CUZK_SPLIT_##K_(CUZK_BIND_S, CUZK_BIND_S, CUZK_BIND_S) CUZK_PADS_##K2_ "=r"(pad[24]));
+    CUZK_FOR_K_SPLIT(CUZK_ASM)
+#undef CUZK_ASM
 }
+
+// clang-format on
 
 /// Montgomery product by CIOS on the split accumulator (reduction interleaved, row by row):
 /// 2n^2 wide products (IMAD.WIDE) + n.
@@ -232,7 +458,9 @@ __device__ __forceinline__ void mul_cios(uint32_t (&r)[n], const uint32_t (&x)[n
         shift_mad_row<false>(acc[(i + 1) % 2], acc[i % 2], x, y[i]);
         redc_row(acc[i % 2], acc[(i + 1) % 2], p, inv);
     }
-    merge(r, acc[(n - 1) % 2], acc[n % 2]);  // below 2p
+    merge(acc[(n - 1) % 2], acc[n % 2]);  // below 2p
+#pragma unroll
+    for (size_t j = 0; j < n; ++j) r[j] = acc[n % 2][j];
     reduce_once<Config>(r);
 }
 
@@ -255,21 +483,18 @@ __device__ __forceinline__ void mul_plain(uint32_t* out, const uint32_t (&x)[h],
         shift_mad_row<false>(acc[(i + 1) % 2], acc[i % 2], x, y[i]);
         out[i] = acc[i % 2][0];
     }
-    merge(out + h, acc[(h - 1) % 2], acc[h % 2]);
+    merge(acc[(h - 1) % 2], acc[h % 2]);
+#pragma unroll
+    for (size_t j = 0; j < h; ++j) out[h + j] = acc[h % 2][j];
 }
 
 /// |x - y| of h-word numbers; returns all ones when x < y (the sign), else 0.
 template <size_t h>
 __device__ __forceinline__ uint32_t abs_diff(uint32_t (&d)[h], const uint32_t* x, const uint32_t* y) {
-    d[0] = ptx::sub_cc(x[0], y[0]);
 #pragma unroll
-    for (size_t k = 1; k < h; ++k) d[k] = ptx::subc_cc(x[k], y[k]);
-    const uint32_t neg = ptx::subc(0, 0);
-    // two's complement negation when negative: (d ^ neg) + (neg & 1)
-    d[0] = ptx::add_cc(d[0] ^ neg, neg & 1);
-#pragma unroll
-    for (size_t k = 1; k < h; ++k) d[k] = ptx::addc_cc(d[k] ^ neg, 0);
-    (void)ptx::addc(0, 0);
+    for (size_t k = 0; k < h; ++k) d[k] = x[k];
+    const uint32_t neg = chain::sub_n<h / 2>(d, y);
+    chain::negate_n<h / 2>(d, neg);
     return neg;
 }
 
@@ -279,6 +504,7 @@ __device__ __forceinline__ uint32_t abs_diff(uint32_t (&d)[h], const uint32_t* x
 template <size_t n>
 __device__ __forceinline__ void mul_karatsuba(uint32_t (&t)[2 * n], const uint32_t (&x)[n], const uint32_t (&y)[n]) {
     constexpr size_t h = n / 2;
+    static_assert(h % 2 == 0, "the halves are split accumulators too");
     uint32_t x0[h], x1[h], y0[h], y1[h], dx[h], dy[h];
 #pragma unroll
     for (size_t k = 0; k < h; ++k) {
@@ -295,26 +521,43 @@ __device__ __forceinline__ void mul_karatsuba(uint32_t (&t)[2 * n], const uint32
     mul_plain(hi, x1, y1);
     mul_plain(mid, dx, dy);
     // s = lo + hi (n words + carry c), then m = s +- mid over n+1 words (always >= 0, < 2^(32n+1)).
-    uint32_t m[n + 1];
-    m[0] = ptx::add_cc(lo[0], hi[0]);
+    uint32_t m[n];
 #pragma unroll
-    for (size_t k = 1; k < n; ++k) m[k] = ptx::addc_cc(lo[k], hi[k]);
-    const uint32_t c = ptx::addc(0, 0);
-    (void)ptx::add_cc(neg, neg);  // carry flag = 1 exactly when subtracting (+1 of the negation)
+    for (size_t k = 0; k < n; ++k) m[k] = lo[k];
+    uint32_t c = chain::add_n<n / 2>(m, hi);
+    chain::add_signed_n<n / 2>(m, c, mid, neg);  // c is m's word n now
+    // t = lo + 2^(32h) m + 2^(32n) hi: one chain over t[h..2n) = (lo[h..n), hi) + (m, c, 0...)
+    uint32_t u[3 * h], v[3 * h];
 #pragma unroll
-    for (size_t k = 0; k < n; ++k) m[k] = ptx::addc_cc(m[k], mid[k] ^ neg);
-    m[n] = ptx::addc(c, neg);
-    // t = lo + 2^(32h) m + 2^(32n) hi
+    for (size_t k = 0; k < h; ++k) {
+        t[k] = lo[k];
+        u[k] = lo[h + k];
+    }
 #pragma unroll
-    for (size_t k = 0; k < h; ++k) t[k] = lo[k];
-    t[h] = ptx::add_cc(lo[h], m[0]);
+    for (size_t k = 0; k < n; ++k) {
+        u[h + k] = hi[k];
+        v[k] = m[k];
+    }
+    v[n] = c;
 #pragma unroll
-    for (size_t k = 1; k < h; ++k) t[h + k] = ptx::addc_cc(lo[h + k], m[k]);
+    for (size_t k = n + 1; k < 3 * h; ++k) v[k] = 0;
+    (void)chain::add_n<3 * h / 2>(u, v);
 #pragma unroll
-    for (size_t k = 0; k <= h; ++k) t[n + k] = ptx::addc_cc(hi[k], m[h + k]);
-#pragma unroll
-    for (size_t k = h + 1; k < n; ++k) t[n + k] = ptx::addc_cc(hi[k], 0);
-    (void)ptx::addc(0, 0);
+    for (size_t k = 0; k < 3 * h; ++k) t[h + k] = u[k];
+}
+
+/// Row i of the off-diagonal sum (see sqr_wide), then the rows after it.
+template <size_t n, size_t i = 0>
+__device__ __forceinline__ void sqr_rows(uint32_t (&ev)[2 * n], uint32_t (&od)[2 * n], const uint32_t (&x)[n]) {
+    if constexpr (i + 1 < n) {
+        // products x_i * x_j with j = i+1, i+3, ... < n: lo on odd words from 2i+1
+        constexpr size_t k_od = (n - i) / 2;
+        chain::addmul_row<k_od>(od + 2 * i + 1, od[2 * i + 1 + 2 * k_od], x[i], x + i + 1);
+        // products x_i * x_j with j = i+2, i+4, ... < n: lo on even words from 2i+2
+        constexpr size_t k_ev = (n - i - 1) / 2;
+        if constexpr (k_ev > 0) chain::addmul_row<k_ev>(ev + 2 * i + 2, ev[2 * i + 2 + 2 * k_ev], x[i], x + i + 2);
+        sqr_rows<n, i + 1>(ev, od, x);
+    }
 }
 
 /// Full square t[0..2n) = x^2: off-diagonal products once, doubled, plus the diagonal.
@@ -329,49 +572,17 @@ __device__ __forceinline__ void sqr_wide(uint32_t (&t)[2 * n], const uint32_t (&
     uint32_t ev[2 * n], od[2 * n];
 #pragma unroll
     for (size_t k = 0; k < 2 * n; ++k) ev[k] = od[k] = 0;
-#pragma unroll
-    for (size_t i = 0; i + 1 < n; ++i) {
-        // products x_i * x_j with j = i+1, i+3, ...: lo on odd word i+j
-        od[2 * i + 1] = ptx::mad_lo_cc(x[i], x[i + 1], od[2 * i + 1]);
-        od[2 * i + 2] = ptx::madc_hi_cc(x[i], x[i + 1], od[2 * i + 2]);
-#pragma unroll
-        for (size_t j = i + 3; j < n; j += 2) {
-            od[i + j] = ptx::madc_lo_cc(x[i], x[j], od[i + j]);
-            od[i + j + 1] = ptx::madc_hi_cc(x[i], x[j], od[i + j + 1]);
-        }
-        const size_t last_od = i + (n - 1 - ((n - 1 - (i + 1)) % 2)) + 2;  // word after the chain
-        od[last_od] = ptx::addc(od[last_od], 0);
-        if (i + 2 < n) {
-            // products x_i * x_j with j = i+2, i+4, ...: lo on even word i+j
-            ev[2 * i + 2] = ptx::mad_lo_cc(x[i], x[i + 2], ev[2 * i + 2]);
-            ev[2 * i + 3] = ptx::madc_hi_cc(x[i], x[i + 2], ev[2 * i + 3]);
-#pragma unroll
-            for (size_t j = i + 4; j < n; j += 2) {
-                ev[i + j] = ptx::madc_lo_cc(x[i], x[j], ev[i + j]);
-                ev[i + j + 1] = ptx::madc_hi_cc(x[i], x[j], ev[i + j + 1]);
-            }
-            const size_t last_ev = i + (n - 1 - ((n - 1 - (i + 2)) % 2)) + 2;
-            ev[last_ev] = ptx::addc(ev[last_ev], 0);
-        }
-    }
+    sqr_rows<n>(ev, od, x);
     // S = ev + od (below 2^(64n-1), so the top word stays clear), then t = 2S + diagonal.
+    (void)chain::add_n<n - 1>(ev + 2, od + 2);
     t[0] = 0;
     t[1] = od[1];
-    t[2] = ptx::add_cc(ev[2], od[2]);
 #pragma unroll
-    for (size_t k = 3; k < 2 * n; ++k) t[k] = ptx::addc_cc(ev[k], od[k]);
-    (void)ptx::addc(0, 0);
+    for (size_t k = 2; k < 2 * n; ++k) t[k] = ev[k];
 #pragma unroll
     for (size_t k = 2 * n - 1; k > 0; --k) t[k] = __funnelshift_l(t[k - 1], t[k], 1);
     t[0] = 0;
-    t[0] = ptx::mad_lo_cc(x[0], x[0], t[0]);
-    t[1] = ptx::madc_hi_cc(x[0], x[0], t[1]);
-#pragma unroll
-    for (size_t i = 1; i < n; ++i) {
-        t[2 * i] = ptx::madc_lo_cc(x[i], x[i], t[2 * i]);
-        t[2 * i + 1] = ptx::madc_hi_cc(x[i], x[i], t[2 * i + 1]);
-    }
-    (void)ptx::addc(0, 0);
+    (void)chain::add_squares<n>(t, x);  // t < 2^(64n): no carry out
 }
 
 /// r = t / 2^(32n) mod p for t < p * 2^(32n) (Montgomery reduction of a full product):
@@ -389,11 +600,10 @@ __device__ __forceinline__ void redc_wide(uint32_t (&r)[n], const uint32_t (&t)[
 #pragma unroll
     for (size_t i = 1; i < n; ++i) shift_mad_row<true>(acc[(i + 1) % 2], acc[i % 2], p, 0, inv);
     // (low + M p) / 2^(32n) <= p, plus the high half < p: below 2p.
-    merge(r, acc[(n - 1) % 2], acc[n % 2]);
-    r[0] = ptx::add_cc(r[0], t[n]);
+    merge(acc[(n - 1) % 2], acc[n % 2]);
 #pragma unroll
-    for (size_t j = 1; j < n; ++j) r[j] = ptx::addc_cc(r[j], t[n + j]);
-    (void)ptx::addc(0, 0);
+    for (size_t j = 0; j < n; ++j) r[j] = acc[n % 2][j];
+    (void)chain::add_n<n / 2>(r, t + n);
     reduce_once<Config>(r);
 }
 
@@ -453,5 +663,78 @@ __device__ __forceinline__ void mont_sqr(bigint<Config::limbs>& out, const bigin
 }
 
 }  // namespace cuzk::device_arith
+
+// The carry-chain macros are this header's own.
+#undef CUZK_ADD2
+#undef CUZK_ADDX_NEXT
+#undef CUZK_ADD_FIRST
+#undef CUZK_ADD_NEXT
+#undef CUZK_BIND_S
+#undef CUZK_BIND_W
+#undef CUZK_CHECK_S
+#undef CUZK_CHECK_W
+#undef CUZK_FOR_K
+#undef CUZK_FOR_K_SPLIT
+#undef CUZK_I4
+#undef CUZK_I3
+#undef CUZK_I3_Z
+#undef CUZK_I4_Z
+#undef CUZK_IN_EACH
+#undef CUZK_IN_EVEN
+#undef CUZK_IN_PAIR
+#undef CUZK_MAD2
+#undef CUZK_MG_FIRST
+#undef CUZK_MG_LAST
+#undef CUZK_MG_NEXT
+#undef CUZK_MUL_FIRST
+#undef CUZK_MUL_NEXT
+#undef CUZK_NEG_FIRST
+#undef CUZK_NEG_NEXT
+#undef CUZK_PADS_1
+#undef CUZK_PADS_2
+#undef CUZK_PADS_3
+#undef CUZK_PADS_4
+#undef CUZK_PADS_5
+#undef CUZK_PADS_6
+#undef CUZK_PADS_7
+#undef CUZK_PADS_8
+#undef CUZK_PADS_9
+#undef CUZK_PADS_10
+#undef CUZK_PADS_11
+#undef CUZK_PADS_12
+#undef CUZK_RE_FIRST
+#undef CUZK_RE_LAST
+#undef CUZK_RE_NEXT
+#undef CUZK_RO_FIRST
+#undef CUZK_RO_LAST
+#undef CUZK_RO_NEXT
+#undef CUZK_SH1_LAST
+#undef CUZK_SH1_NEXT
+#undef CUZK_SH2_FIRST
+#undef CUZK_SH2_LAST
+#undef CUZK_SH2_NEXT
+#undef CUZK_SPLIT_1
+#undef CUZK_SPLIT_2
+#undef CUZK_SPLIT_3
+#undef CUZK_SPLIT_4
+#undef CUZK_SPLIT_5
+#undef CUZK_SPLIT_6
+#undef CUZK_SQR_FIRST
+#undef CUZK_SQR_NEXT
+#undef CUZK_SUB_FIRST
+#undef CUZK_SUB_NEXT
+#undef CUZK_WORDS_1
+#undef CUZK_WORDS_2
+#undef CUZK_WORDS_3
+#undef CUZK_WORDS_4
+#undef CUZK_WORDS_5
+#undef CUZK_WORDS_6
+#undef CUZK_WORDS_7
+#undef CUZK_WORDS_8
+#undef CUZK_WORDS_9
+#undef CUZK_WORDS_10
+#undef CUZK_WORDS_11
+#undef CUZK_WORDS_12
+#undef CUZK_XOR_A
 
 #endif  // __CUDACC__
