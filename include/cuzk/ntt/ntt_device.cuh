@@ -56,10 +56,13 @@ struct pass_variant {
     static constexpr uint32_t ilp = Ilp;
 };
 
+// The element copies go through 16-byte vectors, so the local copy is 16-byte aligned: an F
+// (8-byte alignment) may sit in local memory, where a vector access to it would be misaligned
+// (cudaErrorMisalignedAddress with device optimisation off, where nothing is in registers).
 template <class F>
 __device__ __forceinline__ F load_global(const F* p) {
     static_assert(sizeof(F) % 16 == 0, "device NTT loads elements as 16-byte vectors");
-    F r;
+    alignas(16) F r;
     const uint4* s = reinterpret_cast<const uint4*>(p);
     uint4* d = reinterpret_cast<uint4*>(&r);
 #pragma unroll
@@ -69,7 +72,7 @@ __device__ __forceinline__ F load_global(const F* p) {
 /// Read-only (table) load through the non-coherent cache.
 template <class F>
 __device__ __forceinline__ F load_table(const F* p) {
-    F r;
+    alignas(16) F r;
     const uint4* s = reinterpret_cast<const uint4*>(p);
     uint4* d = reinterpret_cast<uint4*>(&r);
 #pragma unroll
@@ -77,7 +80,8 @@ __device__ __forceinline__ F load_table(const F* p) {
     return r;
 }
 template <class F>
-__device__ __forceinline__ void store_global(F* p, const F& v) {
+__device__ __forceinline__ void store_global(F* p, const F& value) {
+    alignas(16) const F v = value;
     const uint4* s = reinterpret_cast<const uint4*>(&v);
     uint4* d = reinterpret_cast<uint4*>(p);
 #pragma unroll
