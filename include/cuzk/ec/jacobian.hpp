@@ -60,10 +60,6 @@ struct jacobian {
         return r;
     }
 
-    /// The doubling an addition falls back to when P == Q: rare, so a call on the device rather
-    /// than a second formula inlined into every addition.
-    CUZK_HD_OUTLINE static constexpr jacobian dbl_cold(const jacobian& p) { return p.dbl(); }
-
     /// P + Q. add-2007-bl: 11M + 5S, plus the exceptional cases (identity, P == Q, P == -Q).
     CUZK_HD constexpr friend jacobian operator+(const jacobian& p, const jacobian& q) {
         if (p.is_identity()) return q;
@@ -77,7 +73,7 @@ struct jacobian {
         field h = u2 - u1;                               // H = U2 - U1
         field rr = (s2 - s1).dbl();                      // r = 2 (S2 - S1)
         if (h.is_zero()) {
-            if (rr.is_zero()) return dbl_cold(p);        // same point: the add formula would give 0/0
+            if (rr.is_zero()) return p.dbl();            // same point: the add formula would give 0/0
             return identity();                           // P + (-P)
         }
         field i = h.dbl().square();                      // I = (2H)^2
@@ -100,7 +96,7 @@ struct jacobian {
         field h = u2 - p.x;                              // H = U2 - X1
         field rr = (s2 - p.y).dbl();                     // r = 2 (S2 - Y1)
         if (h.is_zero()) {
-            if (rr.is_zero()) return dbl_cold(p);
+            if (rr.is_zero()) return p.dbl();
             return identity();
         }
         field hh = h.square();                           // HH = H^2

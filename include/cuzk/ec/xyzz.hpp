@@ -85,11 +85,6 @@ struct xyzz {
         return r;
     }
 
-    /// The doublings that an addition falls back to when P == Q: rare, so a call on the device
-    /// rather than a second formula inlined into every addition (and every kernel).
-    CUZK_HD_OUTLINE static constexpr xyzz dbl_cold(const xyzz& p) { return p.dbl(); }
-    CUZK_HD_OUTLINE static constexpr xyzz dbl_cold(const affine<G>& q) { return dbl(q); }
-
     /// P + Q. add-2008-s: 12M + 2S, plus the exceptional cases (identity, P == Q, P == -Q).
     CUZK_HD constexpr friend xyzz operator+(const xyzz& p, const xyzz& q) {
         if (p.is_identity()) return q;
@@ -101,7 +96,7 @@ struct xyzz {
         field pp_ = u2 - u1;                      // P = U2 - U1
         field rr = s2 - s1;                       // R = S2 - S1
         if (pp_.is_zero()) {
-            if (rr.is_zero()) return dbl_cold(p); // same point: the add formula would give 0/0
+            if (rr.is_zero()) return p.dbl();     // same point: the add formula would give 0/0
             return identity();                    // P + (-P)
         }
         field pp = pp_.square();                  // PP = P^2
@@ -124,7 +119,7 @@ struct xyzz {
         field pp_ = u2 - p.x;                     // P = U2 - X1
         field rr = s2 - p.y;                      // R = S2 - Y1
         if (pp_.is_zero()) {
-            if (rr.is_zero()) return dbl_cold(q); // same point: double the affine input (2M + 3S)
+            if (rr.is_zero()) return dbl(q);      // same point: double the affine input (2M + 3S)
             return identity();
         }
         field pp = pp_.square();                  // PP = P^2
