@@ -4,8 +4,8 @@ set(CUZK_WARNINGS -Wall -Wextra -Wno-unknown-pragmas)
 
 # cuzk's own CUDA executables link the precompiled instances (each kernel family compiled once
 # per build, in src/instances/); OFF compiles every TU header-only, as a consumer without the
-# library would (the GPU machine tests both).
-option(CUZK_USE_INSTANCES "Link cuzk's CUDA tests, benchmarks and examples to cuzk::instances" ON)
+# library would (the GPU machine tests both). Defaults to whether the library is built.
+option(CUZK_USE_INSTANCES "Link cuzk's CUDA tests, benchmarks and examples to cuzk::instances" ${CUZK_HAVE_INSTANCES})
 if(CUZK_USE_INSTANCES AND NOT CUZK_HAVE_INSTANCES AND CUZK_HAVE_CUDA)
   message(FATAL_ERROR "CUZK_USE_INSTANCES needs CUZK_BUILD_INSTANCES=ON")
 endif()

@@ -25,6 +25,7 @@
 #include "cuzk/ec/endomorphism.hpp"
 #include "cuzk/ec/group_config.hpp"
 #include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/outline.hpp"
 
 // Loops whose body is a whole point operation stay rolled on the device: unrolling them
 // multiplies code size (and nvcc compile time) for no gain, since each iteration is thousands
@@ -39,16 +40,6 @@ namespace cuzk {
 
 namespace detail {
 
-/// Out-of-line (on the device) addition and doubling for the scalar-multiplication loops:
-/// one copy of each formula per group instead of one per call site.
-template <class G>
-CUZK_HD_OUTLINE constexpr jacobian<G> add_outline(const jacobian<G>& p, const jacobian<G>& q) {
-    return p + q;
-}
-template <class G>
-CUZK_HD_OUTLINE constexpr jacobian<G> dbl_outline(const jacobian<G>& p) {
-    return p.dbl();
-}
 
 /// P + Q without secret-dependent branches: the generic add-2007-bl result, 2P, P, Q and the
 /// identity are all computed or available, and the right one is selected by masks.

@@ -189,20 +189,4 @@ CUZK_HD constexpr xyzz<G> to_xyzz(const jacobian<G>& p) {
     return xyzz<G>::from_jacobian(p);
 }
 
-namespace detail {
-
-/// Full addition and doubling as calls on the device, for kernels that add many times outside
-/// their hot loop (the MSM's fixup and folds): one copy of each formula per group, not one per
-/// call site.
-template <class G>
-CUZK_HD_OUTLINE constexpr xyzz<G> add_outline(const xyzz<G>& p, const xyzz<G>& q) {
-    return p + q;
-}
-template <class G>
-CUZK_HD_OUTLINE constexpr xyzz<G> dbl_outline(const xyzz<G>& p) {
-    return p.dbl();
-}
-
-}  // namespace detail
-
 }  // namespace cuzk

@@ -45,6 +45,7 @@
 #include "cuzk/core/error.hpp"
 #include "cuzk/ec/affine.hpp"
 #include "cuzk/ec/jacobian.hpp"
+#include "cuzk/ec/outline.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
@@ -96,6 +97,17 @@ constexpr unsigned log2_floor(uint64_t x) {
     }
     return r;
 }
+
+/// Regions of a caller's workspace, laid out one after another at 256-byte alignment.
+struct workspace_layout {
+    size_t total = 0;
+    /// The offset of a new region of `bytes` bytes.
+    size_t take(size_t bytes) {
+        const size_t o = total;
+        total = align_up(total + bytes, 256);
+        return o;
+    }
+};
 
 /// Every size and workspace offset of one MSM call, derived from (n, c) on the host.
 template <class G>
@@ -163,13 +175,8 @@ struct device_plan {
             cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
             CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, k, v, int(items), 0, int(key_bits)));
         }
-        const size_t a = 256;
-        size_t off = 0;
-        auto take = [&](size_t bytes) {
-            size_t o = off;
-            off = align_up(off + bytes, a);
-            return o;
-        };
+        workspace_layout ws;
+        auto take = [&](size_t bytes) { return ws.take(bytes); };
         o_keys0 = take(items * 4);
         o_keys1 = take(items * 4);
         o_vals0 = take(items * 4);
@@ -183,11 +190,11 @@ struct device_plan {
         o_acc = take(size_t(fold_sets) * fold_segs * sizeof(bucket));
         o_win = take(size_t(fold_sets) * sizeof(bucket));
         o_tot = take(size_t(fold_sets) * (fold2_threads + 1) * sizeof(bucket));  // T scratch per group, then V totals
-        total = off;
+        total = ws.total;
     }
 };
 
-using cuzk::detail::add_outline;  // full additions and doublings as calls (ec/xyzz.hpp)
+using cuzk::detail::add_outline;  // full additions and doublings as calls (ec/outline.hpp)
 using cuzk::detail::dbl_outline;
 
 /// Step 1: signed digits of scalar i for every window, as sort keys and values. With a table
@@ -408,11 +415,11 @@ namespace detail {
 
 /// Steps 1-7 for a plan; table_stride != 0 when `points` is a table of shifted bases
 /// (fixed_bases.cuh) with that many points per window. With `indices` (device memory, plan.n
-/// entries) the MSM is over the scalars and points at those indices only. `points_needed`, if set, runs on the host
-/// once steps 1-3 (which read only the scalars) are enqueued and before the first kernel that
-/// reads the points: msm_device_from_host uploads the points there, overlapping the sort.
-/// One function per group launches every MSM kernel: the unit that cuzk::instances precompiles
-/// (cuzk/msm/instances.cuh).
+/// entries) the MSM is over the scalars and points at those indices only. `points_needed`, if
+/// set, runs on the host once steps 1-3 (which read only the scalars) are enqueued and before
+/// the first kernel that reads the points: msm_device_from_host uploads the points there,
+/// overlapping the sort. This one function per group launches every MSM kernel: the unit that
+/// cuzk::instances precompiles (cuzk/instances.hpp).
 template <class G>
 jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
                     const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,

@@ -117,13 +117,8 @@ struct witness_plan {
                                                  static_cast<uint32_t*>(nullptr), thrust::make_discard_iterator(),
                                                  static_cast<uint32_t*>(nullptr), int64_t(n),
                                                  witness_class_is{nullptr, 1}, witness_class_is{nullptr, 2}));
-        const size_t a = 256;
-        size_t off = 0;
-        auto take = [&](size_t bytes) {
-            size_t o = off;
-            off = align_up(off + bytes, a);
-            return o;
-        };
+        workspace_layout ws;
+        auto take = [&](size_t bytes) { return ws.take(bytes); };
         o_cls = take(n);
         o_ones = take(n * 4);
         o_others = take(n * 4);
@@ -132,7 +127,7 @@ struct witness_plan {
         o_result = take(sizeof(bucket));
         o_cub = take(cub_bytes);
         o_msm = take(rest.total);
-        total = off;
+        total = ws.total;
     }
 };
 
