@@ -1,6 +1,7 @@
 // Host MSM benchmarks: BLS12-381 G1 and BN254 G1 (and G2), uniform random full-width scalars.
 // Sizes 2^CUZK_MSM_HOST_LOG_MIN .. 2^CUZK_MSM_HOST_LOG_MAX (environment; default 10..16, up
-// to 26 on request). Every size is checked against the closed form first. Threads: OpenMP's
+// to 26 on request), each with XYZZ (acc:1) and batch-affine (acc:2) buckets; G2 too with
+// CUZK_MSM_HOST_G2=1. Every size is checked against the closed form first. Threads: OpenMP's
 // default (OMP_NUM_THREADS=1 gives the per-thread figure compared with blst in issue 4).
 #include <benchmark/benchmark.h>
 
@@ -45,11 +46,12 @@ void BM_msm_host(benchmark::State& state) {
     auto& in = host_inputs<G>::get();
     std::span<const affine<G>> p(in.points.data(), n);
     std::span<const scalar_int<G>> s(in.scalars.data(), n);
-    if (!(msm::msm_host<G>(p, s) == in.prog.expected(s))) {
+    const msm::host_options opt{.accumulation = msm::host_accumulation(state.range(1))};
+    if (!(msm::msm_host<G>(p, s, opt) == in.prog.expected(s))) {
         state.SkipWithError("MSM result differs from the closed form");
         return;
     }
-    for (auto _ : state) benchmark::DoNotOptimize(msm::msm_host<G>(p, s));
+    for (auto _ : state) benchmark::DoNotOptimize(msm::msm_host<G>(p, s, opt));
     state.counters["verified"] = 1;
     state.counters["window_bits"] = msm::host_window_bits(n, G::scalar::modulus_bits);
 }
@@ -59,8 +61,10 @@ void register_group(const char* name) {
     const unsigned lo = env_or("CUZK_MSM_HOST_LOG_MIN", 10), hi = env_or("CUZK_MSM_HOST_LOG_MAX", 16);
     host_inputs<G>::max_n = size_t(1) << hi;
     auto* b = benchmark::RegisterBenchmark((std::string("msm_host/") + name).c_str(), BM_msm_host<G>);
-    for (unsigned l = lo; l <= hi; l += 2) b->Arg(l);
-    b->Unit(benchmark::kMillisecond)->Iterations(1);
+    // acc: 1 = XYZZ buckets, 2 = batch-affine (msm::host_accumulation)
+    for (unsigned l = lo; l <= hi; l += 2)
+        for (int acc : {1, 2}) b->Args({l, acc});
+    b->ArgNames({"lg", "acc"})->Unit(benchmark::kMillisecond)->Iterations(1);
 }
 
 }  // namespace
@@ -68,6 +72,10 @@ void register_group(const char* name) {
 int main(int argc, char** argv) {
     register_group<bls_g1>("bls12_381_g1");
     register_group<bn_g1>("bn254_g1");
+    if (env_or("CUZK_MSM_HOST_G2", 0) != 0) {
+        register_group<bls_g2>("bls12_381_g2");
+        register_group<bn_g2>("bn254_g2");
+    }
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <random>
 
+#include "cuzk/groth16/msm_bits.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
 #include "test_msm_util.hpp"
 
@@ -18,12 +19,19 @@ class MsmHost : public ::testing::Test {};
 using Groups = ::testing::Types<bls_g1, bn_g1, bls_g2, bn_g2>;
 TYPED_TEST_SUITE(MsmHost, Groups);
 
+// Both bucket accumulations run every case (the automatic choice is one of them).
+constexpr msm::host_accumulation accumulations[] = {msm::host_accumulation::xyzz,
+                                                    msm::host_accumulation::batch_affine};
+
 template <class G>
 void expect_msm_eq_naive(std::span<const affine<G>> p, std::span<const scalar_int<G>> s, msm::host_options opt = {}) {
-    jacobian<G> got = msm::msm_host<G>(p, s, opt);
     jacobian<G> want = naive_msm<G>(p, s);
-    EXPECT_TRUE(got == want) << G::name << " n=" << p.size() << " c=" << opt.window_bits;
-    EXPECT_TRUE(got.is_on_curve());
+    for (auto acc : accumulations) {
+        opt.accumulation = acc;
+        jacobian<G> got = msm::msm_host<G>(p, s, opt);
+        EXPECT_TRUE(got == want) << G::name << " n=" << p.size() << " c=" << opt.window_bits << " acc=" << int(acc);
+        EXPECT_TRUE(got.is_on_curve());
+    }
 }
 
 TYPED_TEST(MsmHost, SizesAgainstNaive) {
@@ -59,10 +67,10 @@ TYPED_TEST(MsmHost, EdgeScalarsAndPoints) {
                          I::from_u64(12345), I::from_u64(99), I::from_u64(7), I::from_u64(2), one.shl(255)};
     sc[6] = sc[7];  // P and -P with the same scalar cancel
     const jacobian<G> want = naive_msm<G>(pts, sc);
-    for (unsigned c : {0u, 1u, 5u, 8u, 13u, 16u}) {
-        jacobian<G> got = msm::msm_host<G>(pts, sc, {.window_bits = c});
-        EXPECT_TRUE(got == want) << "c=" << c;
-    }
+    for (unsigned c : {0u, 1u, 5u, 8u, 13u, 16u})
+        for (auto acc : accumulations)
+            EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.window_bits = c, .accumulation = acc}) == want)
+                << "c=" << c << " acc=" << int(acc);
 }
 
 TYPED_TEST(MsmHost, ZeroScalarsAndIdentityPoints) {
@@ -97,7 +105,9 @@ TYPED_TEST(MsmHost, EveryWindowSize) {
     constexpr bool g2 = requires { typename G::field::base; };  // coordinates in Fp2
     for (unsigned c = 1; c <= msm::host_max_window_bits; ++c) {
         if (g2 && c > 12 && c < msm::host_max_window_bits) continue;
-        EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.window_bits = c}) == want) << "c=" << c;
+        for (auto acc : accumulations)
+            EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.window_bits = c, .accumulation = acc}) == want)
+                << "c=" << c << " acc=" << int(acc);
     }
     // and the widths the dispatcher picks across sizes are all in range
     for (size_t n = 1; n < (size_t(1) << 30); n *= 3) {
@@ -130,6 +140,73 @@ TYPED_TEST(MsmHost, RepeatableAndThreadCountIndependent) {
     EXPECT_EQ(std::memcmp(&a, &b, sizeof a), 0) << "two runs differ in their bytes";
     EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.threads = 1}) == a);
     EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.threads = 3}) == a);
+    for (auto acc : accumulations) {
+        jacobian<G> x = msm::msm_host<G>(pts, sc, {.accumulation = acc}), y = msm::msm_host<G>(pts, sc, {.accumulation = acc});
+        EXPECT_EQ(std::memcmp(&x, &y, sizeof x), 0) << int(acc);
+        EXPECT_TRUE(x == a) << int(acc);
+    }
+}
+
+// ---- batch-affine buckets: their own exceptional cases, bucket by bucket against XYZZ sums ----
+
+template <class G>
+void expect_buckets(const msm::detail::affine_buckets<G>& got, const std::vector<xyzz<G>>& want) {
+    for (size_t b = 0; b < want.size(); ++b)
+        EXPECT_TRUE(to_jacobian(got.sum(b)) == to_jacobian(want[b])) << G::name << " bucket " << b;
+}
+
+TYPED_TEST(MsmHost, BatchAffineExceptionalCases) {
+    using G = TypeParam;
+    auto p = random_points<G>(4, 21);
+    const affine<G> P = p[0], Q = p[1];
+    const affine<G> PQ = to_affine(xyzz<G>::from_affine(P) + Q);
+    msm::detail::affine_buckets<G> acc(64);  // batch 16
+    std::vector<xyzz<G>> want(64, xyzz<G>::identity());
+    auto add = [&](uint32_t b, const affine<G>& x) {
+        acc.add(b, x);
+        want[b] += x;
+    };
+    add(0, P), add(0, P);          // P + P: the doubling
+    add(1, P), add(1, -P);         // P + (-P): empty again
+    add(1, Q);                     // ... and refilled
+    add(2, P), add(2, Q);          // staged: bucket 2 becomes P + Q in the batch
+    add(2, -PQ);                   // same bucket, same batch: queued; then P + Q - (P + Q) = identity mid-run
+    add(3, P), add(3, Q), add(3, PQ);  // queued behind the staged Q; then (P + Q) + (P + Q): a doubling
+    add(4, affine<G>::identity());     // identity points leave a bucket empty
+    // bucket 5 stays empty
+    add(6, P), add(6, -P), add(6, -P);
+    acc.finish();
+    expect_buckets(acc, want);
+    EXPECT_TRUE(acc.sum(5).is_identity());
+    EXPECT_FALSE(acc.sum(1).is_identity());
+    EXPECT_TRUE(to_jacobian(acc.sum(2)).is_identity());
+}
+
+TYPED_TEST(MsmHost, BatchAffineConflictsQueueAndOverflow) {
+    using G = TypeParam;
+    // Few distinct points (equal x everywhere: doublings and cancellations), few buckets (many
+    // conflicts per batch), one bucket that takes every point (the queue fills, the overflow
+    // buckets take the rest), and enough points for several resets.
+    auto p = random_points<G>(3, 22);
+    std::vector<affine<G>> pool = {p[0], -p[0], p[1], -p[1], p[2]};
+    std::mt19937_64 rng(23);
+    msm::detail::affine_buckets<G> acc(32);
+    for (int round = 0; round < 3; ++round) {
+        acc.reset();
+        std::vector<xyzz<G>> want(32, xyzz<G>::identity());
+        for (int i = 0; i < 2000; ++i) {
+            const uint32_t b = round == 2 ? 7 : uint32_t(rng() % (round == 0 ? 32 : 3));
+            const affine<G>& x = pool[rng() % pool.size()];
+            acc.add(b, x);
+            want[b] += x;
+        }
+        acc.finish();
+        expect_buckets(acc, want);
+        xyzz<G> fold = xyzz<G>::identity();
+        for (size_t b = 0; b < 32; ++b)
+            for (size_t k = 0; k <= b; ++k) fold += want[b];
+        EXPECT_TRUE(to_jacobian(acc.fold()) == to_jacobian(fold)) << "round " << round;
+    }
 }
 
 TYPED_TEST(MsmHost, ClosedFormLargerN) {
@@ -138,7 +215,33 @@ TYPED_TEST(MsmHost, ClosedFormLargerN) {
     auto prog = progression<G>::make(15, 100);
     auto pts = prog.points(n);
     auto sc = random_scalars<G>(n, 16);
-    EXPECT_TRUE(msm::msm_host<G>(pts, sc) == prog.expected(sc));
+    for (auto acc : accumulations)
+        EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.accumulation = acc}) == prog.expected(sc)) << int(acc);
+}
+
+// The witness MSM (zeros dropped, ones summed in batch-affine lanes, Pippenger on the rest) on
+// witness-shaped scalars, against the naive sum; sizes past the 1024 lanes and a batch.
+TYPED_TEST(MsmHost, WitnessShapesAgainstNaive) {
+    using G = TypeParam;
+    using Fr = typename G::scalar;
+    const size_t n = 2600;
+    auto pts = random_points<G>(n, 24);
+    pts[9] = affine<G>::identity();
+    pts[11] = pts[10];
+    std::mt19937_64 rng(25);
+    for (int pct : {0, 90, 99, -1, -2}) {  // % bits; -1 all zeros; -2 all ones
+        std::vector<Fr> fr(n);
+        std::vector<scalar_int<G>> canon(n);
+        for (size_t i = 0; i < n; ++i) {
+            if (pct == -1) fr[i] = Fr::zero();
+            else if (pct == -2) fr[i] = Fr::one();
+            else if (int(rng() % 100) < pct) fr[i] = rng() % 2 ? Fr::one() : Fr::zero();
+            else fr[i] = Fr::random(rng);
+            canon[i] = fr[i].to_canonical();
+        }
+        const jacobian<G> got = groth16::msm_witness_host<G>(pts, fr);
+        EXPECT_TRUE(got == naive_msm<G>(pts, canon)) << G::name << " bits " << pct;
+    }
 }
 
 TYPED_TEST(MsmHost, RejectsBadArguments) {

@@ -14,6 +14,9 @@ namespace cuzk::host_arith {
 /// out = a + b mod p.
 template <size_t N>
 constexpr void mod_add(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, const bigint<N>& p) {
+#if CUZK_HOST_ADX
+    if (!std::is_constant_evaluated()) return x86::mod_add_x86(out, a, b, p);
+#endif
     bigint<N> s{}, d{};
     bigint<N>::add_with_carry(s, a, b);
     uint64_t borrow = bigint<N>::sub_with_borrow(d, s, p);
@@ -23,6 +26,9 @@ constexpr void mod_add(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, c
 /// out = a - b mod p.
 template <size_t N>
 constexpr void mod_sub(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, const bigint<N>& p) {
+#if CUZK_HOST_ADX
+    if (!std::is_constant_evaluated()) return x86::mod_sub_x86(out, a, b, p);
+#endif
     bigint<N> d{};
     uint64_t borrow = bigint<N>::sub_with_borrow(d, a, b);
     uint64_t mask = 0 - borrow;

@@ -7,12 +7,15 @@
 // OF chain (adox), the high halves the CF chain (adcx), so both chains run at once.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "cuzk/core/bigint.hpp"
 
 #if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__) && !defined(__CUDA_ARCH__)
 #define CUZK_HOST_ADX 1
+
+#include <immintrin.h>
 
 namespace cuzk::host_arith::x86 {
 
@@ -453,6 +456,36 @@ inline void mont_mul_adx_6(bigint<6>& out, const bigint<6>& a, const bigint<6>& 
     for (size_t i = 0; i < 6; ++i) borrow = sub_borrow(d[i], r[i], p.limb[i], borrow);
     for (size_t i = 0; i < 6; ++i) out.limb[i] = borrow ? r[i] : d[i];
 }
+/// out = a + b mod p for p < 2^(64N-1) (no carry out of a + b): one adc chain, one sbb chain,
+/// a branch-free select. Intrinsics, so the compiler keeps the carries in the flags.
+template <size_t N>
+[[gnu::always_inline]] inline void mod_add_x86(bigint<N>& out, const bigint<N>& a, const bigint<N>& b,
+                                               const bigint<N>& p) {
+    unsigned long long s[N], d[N];
+    unsigned char c = 0;
+    for (size_t i = 0; i < N; ++i) c = _addcarry_u64(c, a.limb[i], b.limb[i], &s[i]);
+    c = 0;
+    for (size_t i = 0; i < N; ++i) c = _subborrow_u64(c, s[i], p.limb[i], &d[i]);
+    const uint64_t keep_sum = 0 - uint64_t(c);  // a + b < p: keep the sum
+    for (size_t i = 0; i < N; ++i) out.limb[i] = (s[i] & keep_sum) | (d[i] & ~keep_sum);
+}
+
+/// out = a - b mod p: one sbb chain, then p added back under the borrow's mask.
+template <size_t N>
+[[gnu::always_inline]] inline void mod_sub_x86(bigint<N>& out, const bigint<N>& a, const bigint<N>& b,
+                                               const bigint<N>& p) {
+    unsigned long long d[N];
+    unsigned char c = 0;
+    for (size_t i = 0; i < N; ++i) c = _subborrow_u64(c, a.limb[i], b.limb[i], &d[i]);
+    const uint64_t mask = 0 - uint64_t(c);
+    c = 0;
+    for (size_t i = 0; i < N; ++i) {
+        unsigned long long r;
+        c = _addcarry_u64(c, d[i], p.limb[i] & mask, &r);
+        out.limb[i] = r;
+    }
+}
+
 }  // namespace cuzk::host_arith::x86
 
 #else

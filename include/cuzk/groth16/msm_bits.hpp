@@ -1,11 +1,14 @@
 // Host MSM for witness scalars: zeros skipped, ones added, Pippenger on the rest.
 // Filecoin's circuits are mostly bits; this split is what supraseal-c2 does on one CPU thread.
+// The ones are added in batch-affine form (each thread's k-th one into bucket k mod 1024, so a
+// batch never conflicts: ~6 products per point instead of a mixed addition's 10).
 #pragma once
 
 #include <span>
 #include <vector>
 
 #include "cuzk/ec/xyzz.hpp"
+#include "cuzk/msm/batch_affine_host.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
 
 namespace cuzk::groth16 {
@@ -18,12 +21,14 @@ jacobian<G> msm_witness_host(std::span<const affine<G>> points, std::span<const 
         throw invalid_argument("msm_witness_host: " + std::to_string(points.size()) + " points but " +
                                std::to_string(scalars.size()) + " scalars");
     const long long n = (long long)points.size();
+    constexpr uint32_t ones_lanes = 1024;
     xyzz<G> ones = xyzz<G>::identity();
     std::vector<affine<G>> rest_points;
     std::vector<Fr> rest_scalars;
 #pragma omp parallel
     {
-        xyzz<G> local = xyzz<G>::identity();
+        msm::detail::affine_buckets<G> local(ones_lanes);
+        uint32_t lane = 0;
         std::vector<affine<G>> p;
         std::vector<Fr> s;
 #pragma omp for schedule(static) nowait
@@ -31,15 +36,18 @@ jacobian<G> msm_witness_host(std::span<const affine<G>> points, std::span<const 
             const Fr& k = scalars[size_t(i)];
             if (k.is_zero()) continue;
             if (k.is_one()) {
-                local += points[size_t(i)];
+                local.add(lane, points[size_t(i)]);
+                lane = lane + 1 == ones_lanes ? 0 : lane + 1;
             } else {
                 p.push_back(points[size_t(i)]);
                 s.push_back(k);
             }
         }
+        local.finish();
+        const xyzz<G> local_sum = local.total();
 #pragma omp critical
         {
-            ones += local;
+            ones += local_sum;
             rest_points.insert(rest_points.end(), p.begin(), p.end());
             rest_scalars.insert(rest_scalars.end(), s.begin(), s.end());
         }

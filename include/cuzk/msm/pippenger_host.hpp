@@ -7,7 +7,8 @@
 // Work split: the signed digits of every scalar are computed once (parallel over scalars);
 // then each task (window w, chunk of points) fills its own 2^(c-1) buckets and folds them
 // with the running-sum trick (sum_b b * B_b in 2 * 2^(c-1) additions); window sums are
-// combined by Horner's rule (c doublings per window). Time depends on the scalars
+// combined by Horner's rule (c doublings per window). From host_batch_affine_min_bits up the
+// buckets are affine and filled in batches sharing one inversion (batch_affine_host.hpp). Time depends on the scalars
 // (`_vartime` in spirit): MSM inputs are public or the caller accepts the leak (DESIGN.md).
 #pragma once
 
@@ -15,6 +16,8 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #if defined(_OPENMP)
@@ -25,9 +28,17 @@
 #include "cuzk/ec/affine.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
+#include "cuzk/msm/batch_affine_host.hpp"
 #include "cuzk/msm/signed_digits.hpp"
 
 namespace cuzk::msm {
+
+/// How the host MSM adds points into its buckets.
+enum class host_accumulation {
+    automatic,     ///< batch-affine from host_batch_affine_min_bits up, XYZZ below
+    xyzz,          ///< XYZZ buckets, one mixed addition (8M + 2S) per point
+    batch_affine,  ///< affine buckets, batches sharing one inversion (batch_affine_host.hpp)
+};
 
 /// Options of the host MSM. Zero means "choose automatically".
 struct host_options {
@@ -38,7 +49,13 @@ struct host_options {
     int threads = 0;
     /// How the scalar words are to be read (reduced mod r either way; see signed_digits.hpp).
     scalar_form form = scalar_form::canonical;
+    /// Bucket accumulation; batch-affine needs the default Bucket (xyzz<G>) for its fold.
+    host_accumulation accumulation = host_accumulation::automatic;
 };
+
+/// Smallest window width for which `automatic` chooses batch-affine buckets: with fewer
+/// buckets the batches are short and the inversion is shared by too few additions.
+inline constexpr unsigned host_batch_affine_min_bits = 10;
 
 /// Largest window width the host MSM accepts and its dispatcher chooses (2^15 XYZZ buckets per
 /// thread, 6 MB for G1; wider windows would save < 5% at 2^24 points and cost memory).
@@ -123,26 +140,56 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
     const long long tasks = (long long)(W * chunks);
     std::vector<Bucket> partial(size_t(tasks), Bucket::identity());
 
+    const bool batch_affine =
+        std::is_same_v<Bucket, xyzz<G>> &&
+        (opt.accumulation == host_accumulation::batch_affine ||
+         (opt.accumulation == host_accumulation::automatic && c >= host_batch_affine_min_bits));
+    auto task_range = [&](long long t) {
+        const size_t lo = size_t(t % (long long)chunks) * chunk_len;
+        return std::pair{lo, std::min(n, lo + chunk_len)};
+    };
+    if (batch_affine) {
+        if constexpr (std::is_same_v<Bucket, xyzz<G>>) {
 #pragma omp parallel num_threads(threads)
-    {
-        std::vector<Bucket> buckets(B);
+            {
+                detail::affine_buckets<G> buckets(B);
 #pragma omp for schedule(dynamic, 1)
-        for (long long t = 0; t < tasks; ++t) {
-            const unsigned w = unsigned(t / (long long)chunks);
-            const size_t lo = size_t(t % (long long)chunks) * chunk_len, hi = std::min(n, lo + chunk_len);
-            std::fill(buckets.begin(), buckets.end(), Bucket::identity());
-            for (size_t i = lo; i < hi; ++i) {
-                int32_t d = digits[i * W + w];
-                if (d > 0) buckets[size_t(d - 1)] += points[i];
-                else if (d < 0) buckets[size_t(-d - 1)] += -points[i];
+                for (long long t = 0; t < tasks; ++t) {
+                    const unsigned w = unsigned(t / (long long)chunks);
+                    const auto [lo, hi] = task_range(t);
+                    buckets.reset();
+                    for (size_t i = lo; i < hi; ++i) {
+                        int32_t d = digits[i * W + w];
+                        if (d > 0) buckets.add(uint32_t(d - 1), points[i]);
+                        else if (d < 0) buckets.add(uint32_t(-d - 1), -points[i]);
+                    }
+                    buckets.finish();
+                    partial[size_t(t)] = buckets.fold();
+                }
             }
-            // sum_b (b + 1) * buckets[b] = sum over b of the running suffix sums.
-            Bucket running = Bucket::identity(), acc = Bucket::identity();
-            for (size_t b = B; b-- > 0;) {
-                running += buckets[b];
-                acc += running;
+        }
+    } else {
+#pragma omp parallel num_threads(threads)
+        {
+            std::vector<Bucket> buckets(B);
+#pragma omp for schedule(dynamic, 1)
+            for (long long t = 0; t < tasks; ++t) {
+                const unsigned w = unsigned(t / (long long)chunks);
+                const auto [lo, hi] = task_range(t);
+                std::fill(buckets.begin(), buckets.end(), Bucket::identity());
+                for (size_t i = lo; i < hi; ++i) {
+                    int32_t d = digits[i * W + w];
+                    if (d > 0) buckets[size_t(d - 1)] += points[i];
+                    else if (d < 0) buckets[size_t(-d - 1)] += -points[i];
+                }
+                // sum_b (b + 1) * buckets[b] = sum over b of the running suffix sums.
+                Bucket running = Bucket::identity(), acc = Bucket::identity();
+                for (size_t b = B; b-- > 0;) {
+                    running += buckets[b];
+                    acc += running;
+                }
+                partial[size_t(t)] = acc;
             }
-            partial[size_t(t)] = acc;
         }
     }
 
