@@ -8,6 +8,10 @@
 # verificationkey` equals cuzk-setup's verification_key.json (but for vk_alphabeta_12, which
 # cuzk does not write). At the smallest size, `snarkjs zkey contribute` accepts the key's empty
 # MPC transcript (section 10) and the contributed key still proves. Needs no ptau.
+# Then `cuzk-setup --r1cs`: the circom circuits of tests/interop/circuits, compiled for CURVE
+# with the repo's circom2 (skipped with a message when it is absent), their witnesses from
+# circom's wasm; the keys cuzk-setup writes for the .r1cs prove in snarkjs and cuzk-prove, and
+# snarkjs accepts both proofs; a corrupted witness and the wrong --curve are refused.
 set -euo pipefail
 [ $# -ge 5 ] || { echo "usage: $0 CURVE CUZK_SETUP CUZK_PROVE CUZK_VERIFY SNARKJS_CLI [LOG_SIZES]" >&2; exit 2; }
 curve=$1
@@ -73,4 +77,64 @@ for k in $sizes; do
   fi
   echo "setup_test: $curve 2^$k ok"
 done
+
+# ---- cuzk-setup --r1cs on circom circuits ------------------------------------------------
+root=$(cd "$(dirname "$0")/../.." && pwd)
+circom2=$root/node_modules/.bin/circom2
+if [ ! -x "$circom2" ]; then
+  echo "setup_test: $curve --r1cs: skipped (no $circom2; npm ci installs it)"
+else
+  # circom2 runs under WASI and sees only the current directory tree: sources copied under it.
+  src=$work/circom
+  mkdir -p "$src"
+  cp "$root"/tests/interop/circuits/*.circom "$root"/tests/interop/circuits/*.input.json "$src/"
+  circuits="mul_chain multi_public"
+  if [ -d "$root/node_modules/circomlib/circuits" ]; then
+    mkdir -p "$src/circomlib"
+    cp -r "$root/node_modules/circomlib/circuits" "$src/circomlib/"
+    circuits="$circuits poseidon_cmp"
+  fi
+  other=$([ "$curve" = bn128 ] && echo bls12381 || echo bn128)
+  for name in $circuits; do
+    d=$work/r1cs_$name
+    mkdir -p "$d"
+    (cd "$src" && "$circom2" "$name.circom" --r1cs --wasm --prime "$curve" -l . -o "$d") >"$d/circom.log" 2>&1 ||
+      fail "$name: circom: $(tail -3 "$d/circom.log")"
+    $snarkjs wtns calculate "$d/${name}_js/$name.wasm" "$src/$name.input.json" "$d/w.wtns" >"$d/wtns.log" 2>&1 ||
+      fail "$name: snarkjs wtns calculate: $(tail -3 "$d/wtns.log")"
+    "$setup" --r1cs "$d/$name.r1cs" --wtns "$d/w.wtns" --seed 7 "$d/k" >"$d/setup.log" 2>"$d/setup.err" ||
+      fail "$name: cuzk-setup --r1cs: $(cat "$d/setup.err")"
+    grep -q "INSECURE" "$d/setup.err" || fail "cuzk-setup --r1cs does not warn that its keys are insecure"
+
+    # cuzk-prove and snarkjs both prove with the key and circom's witness; snarkjs accepts both.
+    "$prove" "$d/k/circuit.zkey" "$d/w.wtns" "$d/cz_proof.json" "$d/cz_public.json" --backend cpu 2>/dev/null ||
+      fail "$name: cuzk-prove on the --r1cs key exited $?"
+    cmp -s "$d/cz_public.json" "$d/k/public.json" || fail "$name: cuzk-prove's public signals differ from cuzk-setup's"
+    sj_ok "$d/k/verification_key.json" "$d/cz_public.json" "$d/cz_proof.json" || fail "$name: snarkjs rejects cuzk's proof"
+    $snarkjs groth16 prove "$d/k/circuit.zkey" "$d/w.wtns" "$d/sj_proof.json" "$d/sj_public.json" >"$d/sj.log" 2>&1 ||
+      fail "$name: snarkjs groth16 prove on the --r1cs key: $(tail -3 "$d/sj.log")"
+    ! grep -q "ERROR" "$d/sj.log" || fail "$name: snarkjs groth16 prove: $(cat "$d/sj.log")"
+    cmp -s "$d/sj_public.json" "$d/k/public.json" || fail "$name: snarkjs's public signals differ from cuzk-setup's"
+    sj_ok "$d/k/verification_key.json" "$d/sj_public.json" "$d/sj_proof.json" || fail "$name: snarkjs rejects its own proof"
+    "$verify" "$d/k/verification_key.json" "$d/sj_public.json" "$d/sj_proof.json" >/dev/null ||
+      fail "$name: cuzk-verify rejects snarkjs's proof"
+    $snarkjs zkey export verificationkey "$d/k/circuit.zkey" "$d/sj_vk.json" >/dev/null 2>&1 || fail "$name: zkey export verificationkey"
+    node -e 'const a=require(process.argv[1]), b=require(process.argv[2]); delete b.vk_alphabeta_12;
+             process.exit(JSON.stringify(a) === JSON.stringify(b) ? 0 : 1)' "$d/k/verification_key.json" "$d/sj_vk.json" ||
+      fail "$name: snarkjs's exported verification key differs from verification_key.json"
+
+    # A witness with one wire changed violates a constraint: cuzk-setup --wtns says so.
+    node -e 'const fs=require("fs"); const b=fs.readFileSync(process.argv[1]); b[b.length - 32] ^= 1;
+             fs.writeFileSync(process.argv[2], b);' "$d/w.wtns" "$d/bad.wtns"
+    if "$setup" --r1cs "$d/$name.r1cs" --wtns "$d/bad.wtns" "$d/bad" >/dev/null 2>"$d/bad.err"; then
+      fail "$name: cuzk-setup accepts a witness that violates the circuit"
+    fi
+    grep -q "violates constraint" "$d/bad.err" || fail "$name: unexpected error for a bad witness: $(cat "$d/bad.err")"
+    echo "setup_test: $curve --r1cs $name ok"
+  done
+  # The curve comes from the file; a contradicting --curve is an error.
+  if "$setup" --r1cs "$work/r1cs_mul_chain/mul_chain.r1cs" --curve "$other" "$work/wrong" >/dev/null 2>&1; then
+    fail "cuzk-setup --r1cs accepts --curve $other for a $curve circuit"
+  fi
+fi
 echo "setup_test: $curve all ok"
