@@ -1,11 +1,16 @@
 // Writes a seed corpus for the fuzz targets: valid synthetic .r1cs, .wtns, .zkey and snarkjs
-// JSON files for both curves (tests/test_io_synth.hpp), so fuzzing starts from deep inside
-// the formats. Usage: fuzz_seeds OUT_DIR  (creates OUT_DIR/{r1cs,wtns,zkey,json}/).
+// JSON files for both curves (tests/test_io_synth.hpp), and small BLS12-381 bellperson .params
+// and .vk files (INSECURE test keys), so fuzzing starts from deep inside the formats.
+// Usage: fuzz_seeds OUT_DIR  (creates OUT_DIR/{r1cs,wtns,zkey,json,params}/).
 #include <filesystem>
 #include <fstream>
 #include <random>
 #include <string>
 
+#include "cuzk/groth16/circuit.hpp"
+#include "cuzk/groth16/synthetic_circuit.hpp"
+#include "cuzk/groth16/test_setup.hpp"
+#include "cuzk/io/bellperson_params.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "test_io_synth.hpp"
 
@@ -44,11 +49,36 @@ void seeds(const fs::path& out) {
     write(out / "json" / (c + "_vk.json"), vk_to_json(vk));
 }
 
+/// A dense key (every variable in A and B) and a density-compressed one (a synthetic circuit),
+/// both on an 8-row domain: a few KB each.
+void params_seeds(const fs::path& out) {
+    using cuzk::bls12_381::fr;
+    using C = cuzk::bls12_381::curve;
+    namespace g = cuzk::groth16;
+    g::circuit_builder<fr> cb;
+    auto p = cb.add_public(fr::from_u64(3));
+    auto x = cb.add_witness(fr::from_u64(2));
+    auto s = cb.add_witness(fr::from_u64(25));
+    const auto one = g::circuit_builder<fr>::one();
+    cb.enforce(g::linear_combination<fr>(p) + x, g::linear_combination<fr>(p) + x, s);
+    cb.enforce(s, one, s);
+    cb.enforce(one, s, s);
+    const auto dense = std::move(cb).build();
+    const auto synth = g::synthetic_circuit<fr>({.log_domain = 3, .num_public = 1, .bit_share = 0.5, .seed = 1});
+    for (const auto& [name, cs] : {std::pair{"dense", &dense.system}, std::pair{"synth", &synth.system}}) {
+        auto pk = g::test_setup_insecure<C>(*cs, 1);
+        cuzk::io::to_monomial_h(pk);
+        write(out / "params" / (std::string(name) + ".params"), cuzk::io::bellperson_params_bytes(pk));
+        write(out / "params" / (std::string(name) + ".vk"), cuzk::io::bellperson_vk_bytes(pk));
+    }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     if (argc != 2) return 2;
     seeds<bn128>(argv[1]);
     seeds<bls12381>(argv[1]);
+    params_seeds(argv[1]);
     return 0;
 }

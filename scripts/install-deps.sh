@@ -5,7 +5,8 @@ set -euo pipefail
 
 need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
-for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev libgmp-dev; do
+# libssl-dev: OpenSSL's BLAKE2b-512 for the Filecoin .params digest (io/bellperson_params.hpp, cuzk-params --digest)
+for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev libgmp-dev libssl-dev; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 
