@@ -8,6 +8,8 @@
 //                             rapidsnark's interface: proves a circom/snarkjs circuit and writes
 //                             proof.json and public.json as snarkjs does (bn128 or bls12381,
 //                             read from the zkey); --stages prints the per-stage times to stderr.
+//                             Every proof is verified with the key's verifying key before it is
+//                             written: a witness that does not satisfy the circuit exits 1, no files.
 //
 // Built as CUDA when the project has CUDA enabled (the GPU backend), else as plain C++.
 #include <algorithm>
@@ -291,12 +293,25 @@ int prove_snarkjs(const std::string& zkey_path, const std::string& wtns_path, co
 #endif
     if (backend == "gpu" && !gpu) throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
     if (!gpu) pi = prover<Curve>(pk).prove_from_abc(w.values, std::move(abc), os_random{}, &times);
+    const double prove_s = seconds_since(t0);
     const std::span<const Fr> publics(w.values.data() + 1, n_public);
+    // The zkey holds no C matrix, so a witness that does not satisfy the circuit is caught only
+    // here: the proof is checked with the key's verifying key before anything is written.
+    t0 = std::chrono::steady_clock::now();
+    const verdict v = verify_verdict(pk->vk, publics, pi);
+    const double verify_s = seconds_since(t0);
+    if (v != verdict::ok) {
+        std::fprintf(stderr,
+                     "cuzk-prove: error: the proof does not verify against the key's verifying key (%s): %s does not "
+                     "satisfy the circuit of %s; nothing written\n",
+                     to_string(v), wtns_path.c_str(), zkey_path.c_str());
+        return 1;
+    }
     cuzk::io::write_text_file(proof_path, cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi)));
     cuzk::io::write_text_file(public_path, cuzk::io::public_to_json<IoCurve>(publics));
-    std::fprintf(stderr, "cuzk-prove: %s, %zu variables, domain %zu: read %.3f s, prove %.3f s (%s)\n",
-                 std::string(IoCurve::name).c_str(), pk->num_variables(), pk->domain_size(), read_s,
-                 seconds_since(t0), gpu ? "GPU" : "CPU");
+    std::fprintf(stderr, "cuzk-prove: %s, %zu variables, domain %zu: read %.3f s, prove %.3f s (%s), verify %.3f s\n",
+                 std::string(IoCurve::name).c_str(), pk->num_variables(), pk->domain_size(), read_s, prove_s,
+                 gpu ? "GPU" : "CPU", verify_s);
     if (print_stages) {
         std::fprintf(stderr, "  %-28s %12s\n  %-28s %12.2f\n", "stage", "ms", "read zkey + wtns, evaluate", 1e3 * read_s);
         for (const auto& s : times.stages) std::fprintf(stderr, "  %-28s %12.2f\n", s.name.c_str(), s.ms());
