@@ -25,8 +25,21 @@
 #   CUZK_COMMIT          the commit to name in the summary when the tree has no .git
 #   CUZK_SUITE_CMAKE_ARGS  extra configure arguments, e.g. -DCUZK_USE_INSTANCES=OFF (header-only
 #                        build) or -DGMP_INCLUDE_DIR=... -DGMP_LIBRARY=... (a carried GMP)
+#   CUZK_SUITE_SANITIZER memcheck, racecheck or synccheck, a comma-separated list of them, or
+#                        all (the three): every GPU test runs under `compute-sanitizer --tool T
+#                        --error-exitcode 1` once per tool instead of plainly (logs <test>.<tool>.log
+#                        and .xml; the summary gives each run's verdict and sanitizer error count).
+#                        Benchmarks are neither built nor run; a build made here compiles device
+#                        code with -lineinfo (source lines in the reports); the per-binary timeout
+#                        defaults to 3600 s (a sanitizer slows kernels 10-100x)
+#   CUZK_SANITIZER       the compute-sanitizer to use (default: PATH, then $CUDA_HOME/bin and
+#                        /usr/local/cuda/bin)
+#   CUZK_SANITIZER_ARGS  extra compute-sanitizer arguments for every run (e.g. --leak-check full)
+#   CUZK_SANITIZER_FILTER  --gtest_filter for sanitizer runs (default -*Soak*:*soak*: thousands of
+#                        proofs would take days under a sanitizer; empty runs every case)
 # A build it makes also leaves build-times.txt in OUTDIR: seconds per compiled file (.ninja_log).
-# Exit status: non-zero when a test failed or a target did not build (the rest still run).
+# Exit status: non-zero when a test (or a sanitizer run) failed or a target did not build (the
+# rest still run); 2 for bad arguments or a requested sanitizer that cannot be found.
 set -uo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -36,9 +49,45 @@ fi
 root=$(cd "$(dirname "$0")/.." && pwd)
 mkdir -p "$1"
 out=$(cd "$1" && pwd)
-timeout_s=${CUZK_SUITE_TIMEOUT:-900}
 build_failed=()
 selected() { [[ -z ${CUZK_SUITE_ONLY:-} ]] || [[ $1 =~ $CUZK_SUITE_ONLY ]]; }
+
+# ---- sanitizer runs (CUZK_SUITE_SANITIZER) ------------------------------------------------------
+san_tools=()
+san_args=()
+san_filter=""
+sanitizer=""
+if [[ -n ${CUZK_SUITE_SANITIZER:-} ]]; then
+    requested=${CUZK_SUITE_SANITIZER//,/ }
+    [[ $requested == all ]] && requested="memcheck racecheck synccheck"
+    for tool in $requested; do
+        case $tool in
+            memcheck | racecheck | synccheck) san_tools+=("$tool") ;;
+            *)
+                echo "gpu-suite: CUZK_SUITE_SANITIZER: unknown tool '$tool' (memcheck, racecheck, synccheck or all)" >&2
+                exit 2
+                ;;
+        esac
+    done
+    if [[ -n ${CUZK_SANITIZER:-} ]]; then
+        sanitizer=$CUZK_SANITIZER
+    elif command -v compute-sanitizer >/dev/null; then
+        sanitizer=$(command -v compute-sanitizer)
+    else
+        for dir in ${CUDA_HOME:+"$CUDA_HOME/bin"} /usr/local/cuda/bin; do
+            [[ -x $dir/compute-sanitizer ]] && sanitizer=$dir/compute-sanitizer && break
+        done
+    fi
+    if [[ -z $sanitizer || ! -x $sanitizer ]]; then
+        echo "gpu-suite: CUZK_SUITE_SANITIZER=${CUZK_SUITE_SANITIZER} but no compute-sanitizer found (set CUZK_SANITIZER)" >&2
+        exit 2
+    fi
+    read -r -a san_args <<<"${CUZK_SANITIZER_ARGS:-}"
+    san_filter=${CUZK_SANITIZER_FILTER--*Soak*:*soak*}
+fi
+skip_bench=${CUZK_SKIP_BENCH:-0}
+((${#san_tools[@]})) && skip_bench=1  # timings under a sanitizer mean nothing
+timeout_s=${CUZK_SUITE_TIMEOUT:-$( ((${#san_tools[@]})) && echo 3600 || echo 900)}
 
 # ---- build (unless given) -------------------------------------------------------------------
 if [[ $# -ge 2 ]]; then
@@ -47,14 +96,20 @@ else
     build=${CUZK_GPU_BUILD_DIR:-$root/build-gpu-suite}
     rm -rf "$build"
     targets=()
-    for src in "$root"/tests/test_*.cu "$root"/benchmarks/bench_*.cu "$root"/benchmarks/bench_*.cpp; do
+    sources=()
+    [[ ${CUZK_SKIP_TESTS:-0} != 1 ]] && sources+=("$root"/tests/test_*.cu)
+    [[ $skip_bench != 1 ]] && sources+=("$root"/benchmarks/bench_*.cu "$root"/benchmarks/bench_*.cpp)
+    for src in "${sources[@]}"; do
         [[ -e $src ]] || continue
         t=$(basename "${src%.*}")
         selected "$t" && targets+=("$t")
     done
     echo "gpu-suite: building ${targets[*]} in $build"
+    lineinfo=()
+    ((${#san_tools[@]})) && lineinfo=(-DCMAKE_CUDA_FLAGS=-lineinfo)  # before CUZK_SUITE_CMAKE_ARGS: those win
+    # shellcheck disable=SC2086
     if ! cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 \
-        -DCUZK_CUDA=ON ${CUZK_SUITE_CMAKE_ARGS:-} >"$out/build.log" 2>&1; then
+        -DCUZK_CUDA=ON "${lineinfo[@]}" ${CUZK_SUITE_CMAKE_ARGS:-} >"$out/build.log" 2>&1; then
         echo "gpu-suite: configure failed, see $out/build.log" | tee "$out/summary.txt"
         tail -30 "$out/build.log"
         exit 1
@@ -84,6 +139,9 @@ summary="$out/summary.txt"
 {
     echo "cuzk gpu-suite, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "${CUZK_COMMIT:-unknown}")"
     echo "build: $build"
+    if ((${#san_tools[@]})); then
+        echo "sanitizer: $("$sanitizer" --version 2>/dev/null | tail -1), tools ${san_tools[*]}, --error-exitcode 1${san_args[*]:+ ${san_args[*]}}, gtest filter '${san_filter}', timeout ${timeout_s} s; benchmarks skipped"
+    fi
 } >"$summary"
 if command -v nvidia-smi >/dev/null; then
     nvidia-smi >"$out/gpu.txt" 2>&1
@@ -104,35 +162,60 @@ if ((${#build_failed[@]})); then
 fi
 
 # ---- GPU tests: test_* executables built from tests/*.cu (ctest label gpu) ---------------------
+# One run per test plainly, or one per test and sanitizer tool (CUZK_SUITE_SANITIZER).
+runs=("")
+((${#san_tools[@]})) && runs=("${san_tools[@]}")
+san_failed=0
 if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
-    echo "== tests" >>"$summary"
+    echo "== tests${san_tools[*]:+ under compute-sanitizer (${san_tools[*]})}" >>"$summary"
     for exe in "$build"/tests/test_*; do
         is_exe "$exe" || continue
         name=$(basename "$exe")
         [[ -e $root/tests/$name.cu ]] || continue  # host tests run in CI, not here
         selected "$name" || continue
-        start=$(date +%s)
-        timeout "$timeout_s" "$exe" --gtest_output="xml:$out/$name.xml" >"$out/$name.log" 2>&1
-        rc=$?
-        secs=$(($(date +%s) - start))
-        passed=$(grep -o '\[  PASSED  \] [0-9]* test' "$out/$name.log" | grep -o '[0-9]*' | tail -1)
-        skipped=$(grep -o '\[  SKIPPED \] [0-9]* test' "$out/$name.log" | grep -o '[0-9]*' | tail -1)
-        if [[ $rc -ne 0 ]]; then
-            verdict=FAIL
-            failed=1
-        elif [[ -n $skipped && ${passed:-0} == 0 ]]; then
-            verdict=SKIPPED
-        else
-            verdict=PASS
-        fi
-        verdicts[$verdict]=$((verdicts[$verdict] + 1))
-        printf '%-8s %-40s passed=%s skipped=%s rc=%s %ss\n' "$verdict" "$name" "${passed:-0}" "${skipped:-0}" "$rc" "$secs" >>"$summary"
-        grep -E '^\[  FAILED  \] [A-Za-z]' "$out/$name.log" | sort -u | sed 's/^/         /' >>"$summary"
+        for tool in "${runs[@]}"; do
+            tag=$name${tool:+.$tool}
+            cmd=(timeout "$timeout_s")
+            if [[ -n $tool ]]; then
+                cmd+=("$sanitizer" --tool "$tool" --error-exitcode 1 "${san_args[@]}")
+            fi
+            cmd+=("$exe" --gtest_output="xml:$out/$tag.xml")
+            [[ -n $tool && -n $san_filter ]] && cmd+=(--gtest_filter="$san_filter")
+            start=$(date +%s)
+            "${cmd[@]}" >"$out/$tag.log" 2>&1
+            rc=$?
+            secs=$(($(date +%s) - start))
+            passed=$(grep -o '\[  PASSED  \] [0-9]* test' "$out/$tag.log" | grep -o '[0-9]*' | tail -1)
+            skipped=$(grep -o '\[  SKIPPED \] [0-9]* test' "$out/$tag.log" | grep -o '[0-9]*' | tail -1)
+            errors=""
+            if [[ -n $tool ]]; then
+                # compute-sanitizer ends with "========= ERROR SUMMARY: N errors"; none means it did not finish.
+                errors=$(grep -o 'ERROR SUMMARY: [0-9]* error' "$out/$tag.log" | grep -o '[0-9]*' | tail -1)
+            fi
+            if [[ $rc -ne 0 || (-n $tool && -z $errors) ]]; then
+                verdict=FAIL
+                failed=1
+                [[ -n $tool ]] && san_failed=$((san_failed + 1))
+            elif [[ -n $skipped && ${passed:-0} == 0 ]]; then
+                verdict=SKIPPED
+            else
+                verdict=PASS
+            fi
+            verdicts[$verdict]=$((verdicts[$verdict] + 1))
+            printf '%-8s %-40s passed=%s skipped=%s rc=%s %s%ss\n' "$verdict" "$name${tool:+ [$tool]}" "${passed:-0}" \
+                "${skipped:-0}" "$rc" "${tool:+sanitizer_errors=${errors:-none} }" "$secs" >>"$summary"
+            grep -E '^\[  FAILED  \] [A-Za-z]' "$out/$tag.log" | sort -u | sed 's/^/         /' >>"$summary"
+            if [[ -n $tool && ${errors:-0} != 0 ]]; then
+                # The first reports, for the summary; the log has them all.
+                grep -E '^========= (Invalid|Error|Race|Barrier|Program hit|Leaked|Uninitialized|Saved host backtrace|ERROR)' \
+                    "$out/$tag.log" | head -5 | sed 's/^/         /' >>"$summary"
+            fi
+        done
     done
 fi
 
 # ---- benchmarks: every bench_* executable --------------------------------------------------------
-if [[ ${CUZK_SKIP_BENCH:-0} != 1 ]]; then
+if [[ $skip_bench != 1 ]]; then
     echo "== benchmarks" >>"$summary"
     for exe in "$build"/benchmarks/bench_*; do
         is_exe "$exe" || continue
@@ -170,6 +253,10 @@ EOF
     done
 fi
 
-echo "== GPU test binaries: ${verdicts[PASS]} passed, ${verdicts[SKIPPED]} skipped (no GPU?), ${verdicts[FAIL]} failed, ${#build_failed[@]} did not build" >>"$summary"
+if ((${#san_tools[@]})); then
+    echo "== GPU test runs under compute-sanitizer (${san_tools[*]}): ${verdicts[PASS]} passed, ${verdicts[SKIPPED]} skipped (no GPU?), ${verdicts[FAIL]} failed (${san_failed}), ${#build_failed[@]} did not build" >>"$summary"
+else
+    echo "== GPU test binaries: ${verdicts[PASS]} passed, ${verdicts[SKIPPED]} skipped (no GPU?), ${verdicts[FAIL]} failed, ${#build_failed[@]} did not build" >>"$summary"
+fi
 cat "$summary"
 exit "$failed"

@@ -63,9 +63,10 @@ CUZK_HD_OUTLINE jacobian<G> add_ct(const jacobian<G>& p, const jacobian<G>& q) {
     sum.y = rr * (v - sum.x) - (s1 * j).dbl();
     sum.z = ((p.z + q.z).square() - z1z1 - z2z2) * h;
     jacobian<G> twice = dbl_outline(p);
-    const bool p_inf = p.is_identity();
-    const bool q_inf = q.is_identity();
-    const bool same = h.is_zero() & rr.is_zero() & !p_inf & !q_inf;
+    // ct_is_zero, not is_zero/is_identity: those are && over the Fp2 coordinates on G2, a branch.
+    const bool p_inf = ct_is_zero(p.z);
+    const bool q_inf = ct_is_zero(q.z);
+    const bool same = ct_is_zero(h) & ct_is_zero(rr) & !p_inf & !q_inf;
     jacobian<G> r = ct_select(sum, twice, same);
     r = ct_select(r, p, q_inf);
     r = ct_select(r, q, p_inf);

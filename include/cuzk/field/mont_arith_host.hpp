@@ -20,7 +20,8 @@ constexpr void mod_add(bigint<N>& out, const bigint<N>& a, const bigint<N>& b, c
     bigint<N> s{}, d{};
     bigint<N>::add_with_carry(s, a, b);
     uint64_t borrow = bigint<N>::sub_with_borrow(d, s, p);
-    out = borrow ? s : d;
+    const uint64_t keep = 0 - borrow;  // a mask, not a branch: constant time
+    for (size_t i = 0; i < N; ++i) out.limb[i] = (s.limb[i] & keep) | (d.limb[i] & ~keep);
 }
 
 /// out = a - b mod p.
@@ -72,7 +73,8 @@ CUZK_UNROLL
     bigint<N> r{}, d{};
     for (size_t i = 0; i < N; ++i) r.limb[i] = t[i];
     uint64_t borrow = bigint<N>::sub_with_borrow(d, r, p);
-    out = borrow ? r : d;
+    const uint64_t keep = 0 - borrow;  // r < p: keep r (a mask, not a branch: constant time)
+    for (size_t i = 0; i < N; ++i) out.limb[i] = (r.limb[i] & keep) | (d.limb[i] & ~keep);
 }
 
 /// True when mont_mul's no-carry form is valid for modulus p.

@@ -166,7 +166,8 @@ inline void mont_mul_adx_4(bigint<4>& out, const bigint<4>& a, const bigint<4>& 
     uint64_t d[4];
     uint64_t borrow = 0;
     for (size_t i = 0; i < 4; ++i) borrow = sub_borrow(d[i], r[i], p.limb[i], borrow);
-    for (size_t i = 0; i < 4; ++i) out.limb[i] = borrow ? r[i] : d[i];
+    const uint64_t keep = 0 - borrow;  // r < p: keep r (a mask, not a branch: constant time)
+    for (size_t i = 0; i < 4; ++i) out.limb[i] = (r[i] & keep) | (d[i] & ~keep);
 }
 
 /// CIOS with mulx and the two carry chains of adcx/adox, 6 limbs, rows fully unrolled.
@@ -454,7 +455,8 @@ inline void mont_mul_adx_6(bigint<6>& out, const bigint<6>& a, const bigint<6>& 
     uint64_t d[6];
     uint64_t borrow = 0;
     for (size_t i = 0; i < 6; ++i) borrow = sub_borrow(d[i], r[i], p.limb[i], borrow);
-    for (size_t i = 0; i < 6; ++i) out.limb[i] = borrow ? r[i] : d[i];
+    const uint64_t keep = 0 - borrow;  // r < p: keep r (a mask, not a branch: constant time)
+    for (size_t i = 0; i < 6; ++i) out.limb[i] = (r[i] & keep) | (d[i] & ~keep);
 }
 /// out = a + b mod p for p < 2^(64N-1) (no carry out of a + b): one adc chain, one sbb chain,
 /// a branch-free select. Intrinsics, so the compiler keeps the carries in the flags.
