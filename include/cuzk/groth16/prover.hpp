@@ -79,11 +79,13 @@ proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typenam
     do r = Fr::random(rng); while (r.is_zero());
     do s = Fr::random(rng); while (s.is_zero());
     Fr rs = r * s;
-    // Secret scalars: constant-time multiplications only.
-    jacobian<G1> a = sum_a + pk.vk.alpha_g1 + mul(pk.delta_g1, r);
-    jacobian<G1> b1 = sum_b1 + pk.beta_g1 + mul(pk.delta_g1, s);
-    jacobian<G2> b2 = sum_b2 + pk.vk.beta_g2 + mul(pk.vk.delta_g2, s);
-    jacobian<G1> c = sum_l + sum_h + mul(a, s) + mul(b1, r) - mul(pk.delta_g1, rs);
+    // Secret scalars: constant-time multiplications, and constant-time additions wherever an
+    // operand depends on r or s (the plain addition branches on its operands' special cases).
+    const auto add_ct = [](const auto& p, const auto& q) { return detail::add_ct(p, q); };
+    jacobian<G1> a = add_ct(sum_a + pk.vk.alpha_g1, mul(pk.delta_g1, r));
+    jacobian<G1> b1 = add_ct(sum_b1 + pk.beta_g1, mul(pk.delta_g1, s));
+    jacobian<G2> b2 = add_ct(sum_b2 + pk.vk.beta_g2, mul(pk.vk.delta_g2, s));
+    jacobian<G1> c = add_ct(add_ct(add_ct(sum_l + sum_h, mul(a, s)), mul(b1, r)), -mul(pk.delta_g1, rs));
     secure_wipe(r);
     secure_wipe(s);
     secure_wipe(rs);
