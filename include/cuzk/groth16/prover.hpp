@@ -81,7 +81,7 @@ proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typenam
     Fr rs = r * s;
     // Secret scalars: constant-time multiplications, and constant-time additions wherever an
     // operand depends on r or s (the plain addition branches on its operands' special cases).
-    const auto add_ct = [](const auto& p, const auto& q) { return detail::add_ct(p, q); };
+    const auto add_ct = [](const auto& p, const auto& q) { return ::cuzk::detail::add_ct(p, q); };
     jacobian<G1> a = add_ct(sum_a + pk.vk.alpha_g1, mul(pk.delta_g1, r));
     jacobian<G1> b1 = add_ct(sum_b1 + pk.beta_g1, mul(pk.delta_g1, s));
     jacobian<G2> b2 = add_ct(sum_b2 + pk.vk.beta_g2, mul(pk.vk.delta_g2, s));
