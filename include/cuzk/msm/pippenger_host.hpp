@@ -17,7 +17,6 @@
 #include <span>
 #include <string>
 #include <type_traits>
-#include <utility>
 #include <vector>
 
 #if defined(_OPENMP)
@@ -86,6 +85,29 @@ jacobian<G> as_jacobian(const xyzz<G>& p) {
     return to_jacobian(p);
 }
 
+/// Buckets in a projective model (xyzz<G> or jacobian<G>), one mixed addition per point; the same
+/// interface as affine_buckets (batch_affine_host.hpp).
+template <class G, class Bucket>
+class projective_buckets {
+  public:
+    explicit projective_buckets(size_t buckets) : bucket_(buckets, Bucket::identity()) {}
+    void reset() { std::fill(bucket_.begin(), bucket_.end(), Bucket::identity()); }
+    void add(uint32_t b, const affine<G>& p) { bucket_[b] += p; }
+    void finish() {}
+    /// sum_b (b + 1) * bucket_b = sum over b of the running suffix sums.
+    Bucket fold() const {
+        Bucket running = Bucket::identity(), acc = Bucket::identity();
+        for (size_t b = bucket_.size(); b-- > 0;) {
+            running += bucket_[b];
+            acc += running;
+        }
+        return acc;
+    }
+
+  private:
+    std::vector<Bucket> bucket_;
+};
+
 inline int host_threads(int requested) {
 #if defined(_OPENMP)
     return requested > 0 ? requested : omp_get_max_threads();
@@ -140,57 +162,36 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
     const long long tasks = (long long)(W * chunks);
     std::vector<Bucket> partial(size_t(tasks), Bucket::identity());
 
-    const bool batch_affine =
-        std::is_same_v<Bucket, xyzz<G>> &&
-        (opt.accumulation == host_accumulation::batch_affine ||
-         (opt.accumulation == host_accumulation::automatic && c >= host_batch_affine_min_bits));
-    auto task_range = [&](long long t) {
-        const size_t lo = size_t(t % (long long)chunks) * chunk_len;
-        return std::pair{lo, std::min(n, lo + chunk_len)};
-    };
-    if (batch_affine) {
-        if constexpr (std::is_same_v<Bucket, xyzz<G>>) {
-#pragma omp parallel num_threads(threads)
-            {
-                detail::affine_buckets<G> buckets(B);
-#pragma omp for schedule(dynamic, 1)
-                for (long long t = 0; t < tasks; ++t) {
-                    const unsigned w = unsigned(t / (long long)chunks);
-                    const auto [lo, hi] = task_range(t);
-                    buckets.reset();
-                    for (size_t i = lo; i < hi; ++i) {
-                        int32_t d = digits[i * W + w];
-                        if (d > 0) buckets.add(uint32_t(d - 1), points[i]);
-                        else if (d < 0) buckets.add(uint32_t(-d - 1), -points[i]);
-                    }
-                    buckets.finish();
-                    partial[size_t(t)] = buckets.fold();
-                }
-            }
-        }
-    } else {
+    const bool batch_affine = opt.accumulation == host_accumulation::batch_affine ||
+                              (opt.accumulation == host_accumulation::automatic && c >= host_batch_affine_min_bits);
+    // One task = (window w, chunk of points): fill a bucket set, fold it into partial[t].
+    auto run_tasks = [&]<class Buckets>(std::type_identity<Buckets>) {
 #pragma omp parallel num_threads(threads)
         {
-            std::vector<Bucket> buckets(B);
+            Buckets buckets(B);
 #pragma omp for schedule(dynamic, 1)
             for (long long t = 0; t < tasks; ++t) {
                 const unsigned w = unsigned(t / (long long)chunks);
-                const auto [lo, hi] = task_range(t);
-                std::fill(buckets.begin(), buckets.end(), Bucket::identity());
+                const size_t lo = size_t(t % (long long)chunks) * chunk_len, hi = std::min(n, lo + chunk_len);
+                buckets.reset();
                 for (size_t i = lo; i < hi; ++i) {
                     int32_t d = digits[i * W + w];
-                    if (d > 0) buckets[size_t(d - 1)] += points[i];
-                    else if (d < 0) buckets[size_t(-d - 1)] += -points[i];
+                    if (d > 0) buckets.add(uint32_t(d - 1), points[i]);
+                    else if (d < 0) buckets.add(uint32_t(-d - 1), -points[i]);
                 }
-                // sum_b (b + 1) * buckets[b] = sum over b of the running suffix sums.
-                Bucket running = Bucket::identity(), acc = Bucket::identity();
-                for (size_t b = B; b-- > 0;) {
-                    running += buckets[b];
-                    acc += running;
-                }
-                partial[size_t(t)] = acc;
+                buckets.finish();
+                partial[size_t(t)] = buckets.fold();
             }
         }
+    };
+    if constexpr (std::is_same_v<Bucket, xyzz<G>>) {
+        if (batch_affine) {
+            run_tasks(std::type_identity<detail::affine_buckets<G>>{});
+        } else {
+            run_tasks(std::type_identity<detail::projective_buckets<G, Bucket>>{});
+        }
+    } else {
+        run_tasks(std::type_identity<detail::projective_buckets<G, Bucket>>{});
     }
 
     // Horner over windows from the top: R = 2^c R + window_w.
