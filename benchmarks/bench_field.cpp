@@ -1,4 +1,4 @@
-// Host prime-field arithmetic: add, mul, square and inverse per field (one thread).
+// Host prime-field arithmetic: add, mul, square and inverse (Fermat and binary GCD) per field (one thread).
 //
 // Each benchmark runs a dependency chain (x <- op(x, y)), so it measures latency per op as a
 // real prover sees it in sequential code; items_per_second is ops per second.
@@ -59,11 +59,22 @@ void BM_inverse(benchmark::State& state) {
     state.SetItemsProcessed(state.iterations());
 }
 
+template <class F>
+void BM_inverse_vartime(benchmark::State& state) {
+    auto [x, y] = operands<F>();
+    for (auto _ : state) {
+        x = x.inverse_vartime() + y;
+        benchmark::DoNotOptimize(x);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+
 #define CUZK_HOST_FIELD_BENCH(F, label)                      \
     BENCHMARK(BM_add<F>)->Name(label "/add");                \
     BENCHMARK(BM_mul<F>)->Name(label "/mul");                \
     BENCHMARK(BM_square<F>)->Name(label "/square");          \
-    BENCHMARK(BM_inverse<F>)->Name(label "/inverse");
+    BENCHMARK(BM_inverse<F>)->Name(label "/inverse");        \
+    BENCHMARK(BM_inverse_vartime<F>)->Name(label "/inverse_vartime");
 
 CUZK_HOST_FIELD_BENCH(bls12_381::fp, "bls12_381_fp")
 CUZK_HOST_FIELD_BENCH(bls12_381::fr, "bls12_381_fr")

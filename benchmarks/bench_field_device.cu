@@ -1,4 +1,5 @@
-// Device field multiplication throughput over the whole GPU (multiplications per second).
+// Device field multiplication throughput over the whole GPU (multiplications per second), and
+// the two inversions (Fermat, binary GCD): throughput and single-thread latency.
 //
 // Each thread runs `chains` independent dependency chains x_c <- x_c * y (or x_c <- x_c^2)
 // for `iters` steps; the grid is one full wave of resident blocks on every SM (occupancy
@@ -78,7 +79,9 @@ __device__ __forceinline__ void mont_mul(bigint<Config::limbs>& out, const bigin
 
 // ---- the operations timed ------------------------------------------------------------------
 
-enum class op { mul, sqr, mul_baseline, mul_cios, mul_karatsuba };
+enum class op { mul, sqr, mul_baseline, mul_cios, mul_karatsuba, inv_fermat, inv_vartime };
+
+constexpr bool is_inversion(op o) { return o == op::inv_fermat || o == op::inv_vartime; }
 
 template <class F, op Op>
 __device__ __forceinline__ F step(const F& x, const F& y) {
@@ -89,12 +92,15 @@ __device__ __forceinline__ F step(const F& x, const F& y) {
     else if constexpr (Op == op::sqr) r = x.square();
     else if constexpr (Op == op::mul_baseline) baseline::mont_mul<P>(r.mont, x.mont, y.mont);
     else if constexpr (Op == op::mul_cios) device_arith::detail::mont_mul_with<P, mul_algo::cios>(r.mont, x.mont, y.mont);
-    else device_arith::detail::mont_mul_with<P, mul_algo::karatsuba>(r.mont, x.mont, y.mont);
+    else if constexpr (Op == op::mul_karatsuba) device_arith::detail::mont_mul_with<P, mul_algo::karatsuba>(r.mont, x.mont, y.mont);
+    else if constexpr (Op == op::inv_fermat) r = x.inverse() + y;  // + y keeps the chain off a fixed point
+    else r = x.inverse_vartime() + y;
     return r;
 }
 
 template <class F, op Op>
 F host_step(const F& x, const F& y) {
+    if constexpr (is_inversion(Op)) return x.inverse() + y;
     return Op == op::sqr ? x.square() : x * y;
 }
 
@@ -126,7 +132,8 @@ void BM_chain(benchmark::State& state) {
     CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
     const int block = int(state.range(1));
     CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain_kernel<F, Op, chains>, block, 0));
-    const int grid = sms * std::max(per_sm, 1);  // one full wave
+    // One full wave; block 1 (one thread) measures a single chain's latency instead.
+    const int grid = block == 1 ? 1 : sms * std::max(per_sm, 1);
     const size_t threads = size_t(grid) * block;
 
     std::mt19937_64 rng(42);
@@ -174,7 +181,8 @@ void BM_chain(benchmark::State& state) {
     std::sort(ms.begin(), ms.end());
     const double median_s = ms[ms.size() / 2] / 1e3;
     const double muls = double(threads) * chains * iters;
-    state.counters["mul_per_s"] = muls / median_s;
+    state.counters[is_inversion(Op) ? "inv_per_s" : "mul_per_s"] = muls / median_s;
+    if (block == 1) state.counters["latency_us"] = median_s * 1e6 / iters;
     state.counters["median_ms"] = median_s * 1e3;
     state.counters["grid"] = grid;
     state.counters["blocks_per_sm"] = per_sm;
@@ -191,12 +199,20 @@ void BM_chain(benchmark::State& state) {
 #define CUZK_CHAIN_BENCH(F, O, label)                                                      \
     BENCHMARK(BM_chain<F, op::O, 1>)->Name(label "/chains:1")->Args({2048, 128})->Args({2048, 256})->Iterations(9)->UseManualTime(); \
     BENCHMARK(BM_chain<F, op::O, 2>)->Name(label "/chains:2")->Args({1024, 128})->Args({1024, 256})->Iterations(9)->UseManualTime()
+// Inversions: throughput over a full wave (every lane inverting its own values: the binary GCD
+// diverges inside a warp), and the latency of one chain on one thread (what a block waits for
+// when one lane inverts a batch's product).
+#define CUZK_INVERSE_BENCH(F, O, label)                                                                       \
+    BENCHMARK(BM_chain<F, op::O, 1>)->Name(label "/chains:1")->Args({16, 128})->Args({16, 256})->Iterations(9)->UseManualTime(); \
+    BENCHMARK(BM_chain<F, op::O, 1>)->Name(label "/latency")->Args({64, 1})->Iterations(5)->UseManualTime()
 #define CUZK_FIELD_BENCH(F, label)                                          \
     CUZK_CHAIN_BENCH(F, mul, label "/mul/cuzk");                            \
     CUZK_CHAIN_BENCH(F, sqr, label "/sqr/cuzk");                            \
     CUZK_CHAIN_BENCH(F, mul_baseline, label "/mul/baseline");               \
     CUZK_CHAIN_BENCH(F, mul_cios, label "/mul/variant_cios");               \
-    CUZK_CHAIN_BENCH(F, mul_karatsuba, label "/mul/variant_karatsuba");
+    CUZK_CHAIN_BENCH(F, mul_karatsuba, label "/mul/variant_karatsuba");     \
+    CUZK_INVERSE_BENCH(F, inv_fermat, label "/inverse/fermat");             \
+    CUZK_INVERSE_BENCH(F, inv_vartime, label "/inverse/binary_gcd");
 
 CUZK_FIELD_BENCH(bls12_381::fp, "bls12_381_fp")
 CUZK_FIELD_BENCH(bls12_381::fr, "bls12_381_fr")

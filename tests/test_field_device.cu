@@ -49,9 +49,10 @@ __global__ void mul_variants(size_t n, const F* a, const F* b, F* out) {
 }
 
 template <class F>
-__global__ void slow_ops(size_t n, const F* a, const F* b, F* inv, F* pw) {
+__global__ void slow_ops(size_t n, const F* a, const F* b, F* inv, F* inv_vt, F* pw) {
     for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
         inv[i] = a[i].inverse();
+        inv_vt[i] = a[i].inverse_vartime();
         pw[i] = a[i].pow_vartime(b[i].mont);  // exponent: b's Montgomery limbs as an integer
     }
 }
@@ -179,18 +180,18 @@ TYPED_TEST(FieldDevice, EveryOpMatchesHostBitForBit) {
     const size_t n = a.size();
 
     device_array<F> da(n), db(n), dadd(n), dsub(n), dneg(n), ddbl(n), dmul(n), dsqr(n), dinv(slow_count),
-        dpow(slow_count);
+        dinv_vt(slow_count), dpow(slow_count);
     CUZK_CUDA_CHECK(cudaMemcpy(da.ptr, a.data(), n * sizeof(F), cudaMemcpyHostToDevice));
     CUZK_CUDA_CHECK(cudaMemcpy(db.ptr, b.data(), n * sizeof(F), cudaMemcpyHostToDevice));
     elementwise_ops<F><<<528, 256>>>(n, da.ptr, db.ptr, dadd.ptr, dsub.ptr, dneg.ptr, ddbl.ptr, dmul.ptr, dsqr.ptr);
     CUZK_CUDA_CHECK_LAUNCH("elementwise_ops");
-    slow_ops<F><<<(slow_count + 127) / 128, 128>>>(slow_count, da.ptr, db.ptr, dinv.ptr, dpow.ptr);
+    slow_ops<F><<<(slow_count + 127) / 128, 128>>>(slow_count, da.ptr, db.ptr, dinv.ptr, dinv_vt.ptr, dpow.ptr);
     CUZK_CUDA_CHECK_LAUNCH("slow_ops");
     CUZK_CUDA_CHECK(cudaDeviceSynchronize());
 
     const auto add = download(dadd, n), sub = download(dsub, n), neg = download(dneg, n), dbl = download(ddbl, n),
                mul = download(dmul, n), sqr = download(dsqr, n), inv = download(dinv, slow_count),
-               pw = download(dpow, slow_count);
+               inv_vt = download(dinv_vt, slow_count), pw = download(dpow, slow_count);
 
     // Host oracle, computed in parallel (the device host has many cores).
     std::vector<F> hadd(n), hsub(n), hneg(n), hdbl(n), hmul(n), hsqr(n), hinv(slow_count), hpow(slow_count);
@@ -228,6 +229,7 @@ TYPED_TEST(FieldDevice, EveryOpMatchesHostBitForBit) {
     check("mul", mul, hmul, true);
     check("square", sqr, hsqr, false);
     check("inverse", inv, hinv, false);
+    check("inverse_vartime", inv_vt, hinv, false);  // the same value as Fermat's
     check("pow_vartime", pw, hpow, true);
 
     // Every multiplication strategy agrees with the host too.
@@ -276,14 +278,18 @@ TYPED_TEST(FieldDevice, InverseTimesSelfIsOne) {
     a[0] = F::zero();
     a[1] = F::one();
     a[2] = -F::one();
-    device_array<F> da(a.size()), db(a.size()), dinv(a.size()), dpow(a.size());
+    device_array<F> da(a.size()), db(a.size()), dinv(a.size()), dinv_vt(a.size()), dpow(a.size());
     CUZK_CUDA_CHECK(cudaMemcpy(da.ptr, a.data(), a.size() * sizeof(F), cudaMemcpyHostToDevice));
     CUZK_CUDA_CHECK(cudaMemcpy(db.ptr, b.data(), b.size() * sizeof(F), cudaMemcpyHostToDevice));
-    slow_ops<F><<<8, 128>>>(a.size(), da.ptr, db.ptr, dinv.ptr, dpow.ptr);
+    slow_ops<F><<<8, 128>>>(a.size(), da.ptr, db.ptr, dinv.ptr, dinv_vt.ptr, dpow.ptr);
     CUZK_CUDA_CHECK_LAUNCH("slow_ops");
-    const auto inv = download(dinv, a.size());
+    const auto inv = download(dinv, a.size()), inv_vt = download(dinv_vt, a.size());
     EXPECT_TRUE(inv[0].is_zero()) << "inverse(0) must be 0";
-    for (size_t i = 1; i < a.size(); ++i) EXPECT_TRUE((inv[i] * a[i]).is_one()) << F::config::name << " at " << i;
+    EXPECT_TRUE(inv_vt[0].is_zero()) << "inverse_vartime(0) must be 0";
+    for (size_t i = 1; i < a.size(); ++i) {
+        EXPECT_TRUE((inv[i] * a[i]).is_one()) << F::config::name << " at " << i;
+        EXPECT_TRUE((inv_vt[i] * a[i]).is_one()) << F::config::name << " vartime at " << i;
+    }
 }
 
 }  // namespace

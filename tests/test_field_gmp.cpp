@@ -146,6 +146,44 @@ TYPED_TEST(FieldGmp, InversePowLegendreSqrt) {
     }
 }
 
+// The binary-GCD inverse against GMP, on inputs that stress its 64-bit stand-ins: every edge
+// value, powers of two and their neighbours at every bit length (a and b of very different
+// lengths), values just below p and near p / 2^k (equal top bits), and random values. It must
+// also finish within the batch bound that analysis gives (2 * bits / 31 + 2), never falling back.
+TYPED_TEST(FieldGmp, InverseVartimeMatchesGmp) {
+    using F = TypeParam;
+    using integer = typename F::integer;
+    std::vector<integer> ints;
+    for (const F& a : this->edge_values()) ints.push_back(a.to_canonical());
+    const integer one = integer::from_u64(1);
+    for (size_t k = 0; k < F::modulus_bits; ++k) {
+        const integer b = one.shl(k);
+        for (const integer& x : {b, b - one, b + one, F::modulus - b, F::modulus.shr(k), F::modulus.shr(k) + one})
+            if (!x.is_zero() && x < F::modulus) ints.push_back(x);
+    }
+    for (int i = 0; i < 20000; ++i) ints.push_back(F::random(this->rng).to_canonical());
+    const unsigned bound = unsigned(2 * F::modulus_bits / 31 + 2);
+    unsigned most = 0;
+    mpz e, got, prod;
+    for (const integer& x : ints) {
+        mpz mx(x);
+        // The raw routine on the integer itself.
+        integer y{};
+        unsigned batches = 0;
+        if (x.is_zero()) continue;
+        ASSERT_TRUE(cuzk::detail::binary_gcd_inverse(y, x, F::modulus, &batches)) << mx.hex();
+        ASSERT_NE(mpz_invert(e.get(), mx.get(), this->p.get()), 0);
+        ASSERT_EQ(mpz(y), e) << "binary_gcd_inverse " << mx.hex();
+        ASSERT_LE(batches, bound) << mx.hex();
+        most = std::max(most, batches);
+        // The field element's inverse (Montgomery form in and out).
+        const F a = F::from_canonical(x);
+        ASSERT_EQ(this->canon(a.inverse_vartime()), e) << "inverse_vartime " << mx.hex();
+    }
+    EXPECT_TRUE(F::zero().inverse_vartime().is_zero());
+    std::printf("%zu-bit modulus: at most %u batches of 31 steps (bound %u)\n", F::modulus_bits, most, bound);
+}
+
 TYPED_TEST(FieldGmp, BatchInverse) {
     using F = TypeParam;
     std::vector<F> xs;

@@ -240,6 +240,17 @@ TYPED_TEST(Towers, Fp2ConjugateAndNorm) {
     EXPECT_EQ(fp2::u().norm(), fp::one());
 }
 
+// The variable-time Fp2 inverse (base-field binary GCD) is an inverse and equals Fermat's.
+TYPED_TEST(Towers, Fp2InverseVartime) {
+    using fp2 = typename TestFixture::fp2;
+    for (int i = 0; i < this->kRandom; ++i) {
+        const fp2 a = fp2::random(this->rng);
+        ASSERT_TRUE((a * a.inverse_vartime()).is_one());
+        ASSERT_EQ(a.inverse_vartime(), a.inverse());
+    }
+    EXPECT_TRUE(fp2::zero().inverse_vartime().is_zero());
+}
+
 TYPED_TEST(Towers, Fp2Sqrt) {
     using fp = typename TestFixture::fp;
     using fp2 = typename TestFixture::fp2;

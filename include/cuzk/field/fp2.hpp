@@ -113,6 +113,11 @@ struct fp2 {
         base t = norm().inverse();
         return fp2{c0 * t, -(c1 * t)};
     }
+    /// The same with the base field's variable-time inverse (public values only).
+    CUZK_HD constexpr fp2 inverse_vartime() const {
+        base t = norm().inverse_vartime();
+        return fp2{c0 * t, -(c1 * t)};
+    }
 
     /// a^(p^k). Because beta is a non-residue, u^p = beta^((p-1)/2) u = -u, so the map is
     /// conjugation for odd k and the identity for even k.

@@ -153,7 +153,7 @@ class affine_buckets {
             prefix_[j] = acc;
             acc *= den_[j];
         }
-        field inv = acc.inverse();
+        field inv = acc.inverse_vartime();  // public data (MSM timing is value-dependent anyway)
         for (size_t j = staged_; j-- > 0;) {
             const field d = den_[j];
             den_[j] = inv * prefix_[j];
@@ -175,7 +175,7 @@ class affine_buckets {
     static affine<G> doubled(const affine<G>& q) {
         if (q.y.is_zero()) return affine<G>::identity();
         const field x2 = q.x.square();
-        const field lambda = (x2 + x2 + x2) * (q.y + q.y).inverse();
+        const field lambda = (x2 + x2 + x2) * (q.y + q.y).inverse_vartime();
         const field x = lambda.square() - q.x - q.x;
         return affine<G>{x, lambda * (q.x - x) - q.y};
     }
