@@ -13,6 +13,9 @@ int main(int argc, char** argv) {
     msm_bench::register_fixed<msm_test::bn_g1>("bn254_g1", fixed_hi);
     msm_bench::register_witness<msm_test::bls_g1>("bls12_381_g1", std::min(hi, 24u));
     msm_bench::register_witness<msm_test::bn_g1>("bn254_g1", std::min(hi, 24u));
+    // GLV shapes (2n scalars of half the bits) for 2^22 and 2^24 full-width MSMs.
+    if (msm_bench::env_or("CUZK_MSM_SHORT", 1) != 0)
+        msm_bench::register_short<msm_test::bls_g1>("bls12_381_g1", {{23, 128}, {25, 128}});
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "../tests/test_msm_util.hpp"
@@ -159,6 +160,58 @@ void BM_msm_witness(benchmark::State& state) {
     in.st.synchronize();
 }
 
+/// The plain MSM on short scalars (uniform below 2^bits, device_options::scalar_bits = bits):
+/// the shape an endomorphism split produces. GLS on G2 turns n full-width scalars into 4n of a
+/// quarter of the bits (2n of half for GLV on G1), so comparing msm_short/lg+2/bits=64 with
+/// msm_device/lg measures what the split can buy before the cost of computing the extra points.
+template <class G>
+void BM_msm_short(benchmark::State& state) {
+    const size_t n = size_t(1) << state.range(0);
+    const unsigned bits = unsigned(state.range(1));
+    auto& in = inputs<G>::get();
+    in.ensure(std::max(n, inputs<G>::max_n));
+    std::vector<scalar_int<G>> sc(n);
+    std::mt19937_64 rng(11);
+    for (auto& x : sc) {
+        x = scalar_int<G>{};
+        for (unsigned b = 0; b < bits; b += 64) {
+            const uint64_t w = rng();
+            x.limb[b / 64] = bits - b >= 64 ? w : w & ((uint64_t(1) << (bits - b)) - 1);
+        }
+    }
+    gpu::device_buffer<scalar_int<G>> ds(n, in.st);
+    ds.upload(sc.data(), in.st);
+    const msm::device_options opt{.scalar_bits = bits};
+    const size_t bytes = msm::msm_device_workspace_bytes<G>(n, opt);
+    gpu::device_buffer<char> ws(bytes, in.st);
+    jacobian<G> got = msm::msm_device<G>(in.points.data(), ds.data(), n, ws.data(), bytes, in.st, opt);
+    if (!(got == in.prog.expected(std::span<const scalar_int<G>>(sc)))) {
+        state.SkipWithError("short-scalar MSM result differs from the closed form");
+        return;
+    }
+    for (auto _ : state) {
+        auto t0 = std::chrono::steady_clock::now();
+        jacobian<G> r = msm::msm_device<G>(in.points.data(), ds.data(), n, ws.data(), bytes, in.st, opt);
+        auto t1 = std::chrono::steady_clock::now();
+        benchmark::DoNotOptimize(r);
+        state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
+    }
+    state.counters["verified"] = 1;
+    state.counters["window_bits"] = msm::device_window_bits(n, bits);
+    in.st.synchronize();
+}
+
+/// Rows {lg, bits} of BM_msm_short (the larger of lg and the group's sizes is generated once).
+template <class G>
+void register_short(const char* name, std::initializer_list<std::pair<int, int>> rows) {
+    auto* b = benchmark::RegisterBenchmark((std::string("msm_short/") + name).c_str(), BM_msm_short<G>);
+    for (auto [lg, bits] : rows) {
+        b->Args({lg, bits});
+        inputs<G>::max_n = std::max(inputs<G>::max_n, size_t(1) << lg);
+    }
+    b->ArgNames({"lg", "bits"})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));
+}
+
 template <class G>
 void register_witness(const char* name, unsigned log_max) {
     const unsigned lo = std::max(16u, env_or("CUZK_MSM_LOG_MIN", 10));
@@ -179,7 +232,7 @@ void register_fixed(const char* name, unsigned log_max) {
 template <class G>
 void register_group(const char* name, unsigned log_max) {
     const unsigned lo = env_or("CUZK_MSM_LOG_MIN", 10);
-    inputs<G>::max_n = size_t(1) << log_max;
+    inputs<G>::max_n = std::max(inputs<G>::max_n, size_t(1) << log_max);
     auto* b = benchmark::RegisterBenchmark((std::string("msm_device/") + name).c_str(), BM_msm_device<G>);
     for (unsigned l = lo; l <= log_max; l += 2) b->Arg(l);
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));

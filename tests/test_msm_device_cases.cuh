@@ -189,4 +189,62 @@ TYPED_TEST(MsmDevice, FromHostAndWorkspaceCheck) {
     st.synchronize();
 }
 
+// device_options::scalar_bits: scalars below 2^bits with fewer windows equal the naive sum for
+// every window width (including the top bit set and a scalar of exactly 2^bits - 1); a scalar
+// too long for the windows is detected and throws; bits beyond r's length are rejected up front.
+TYPED_TEST(MsmDevice, ShortScalarsWithFewerWindows) {
+    SKIP_WITHOUT_GPU();
+    using G = TypeParam;
+    const size_t n = 300;
+    auto pts = random_points<G>(n, 60);
+    std::mt19937_64 rng(61);
+    for (unsigned bits : {1u, 17u, 64u, 100u, 128u}) {
+        std::vector<scalar_int<G>> sc(n);
+        for (auto& x : sc) {
+            x = scalar_int<G>{};
+            for (unsigned b = 0; b < bits; b += 64) {
+                const uint64_t w = rng();
+                x.limb[b / 64] = bits - b >= 64 ? w : w & ((uint64_t(1) << (bits - b)) - 1);
+            }
+        }
+        sc[0] = scalar_int<G>{};  // 2^bits - 1: every digit at its extreme
+        for (unsigned b = 0; b < bits; ++b) sc[0].limb[b / 64] |= uint64_t(1) << (b % 64);
+        sc[1] = scalar_int<G>{};
+        sc[1].limb[(bits - 1) / 64] = uint64_t(1) << ((bits - 1) % 64);  // only the top bit
+        const jacobian<G> want = naive_msm<G>(pts, sc);
+        for (unsigned c : {1u, 3u, 8u, 13u, 16u})
+            EXPECT_TRUE(run_device<G>(pts, sc, {.window_bits = c, .scalar_bits = bits}) == want)
+                << "bits=" << bits << " c=" << c;
+        // A scalar that breaks the promise: 2^bits still fits the windows (they cover at least
+        // bits + 1 bits) and is summed correctly; one the windows cannot hold, 2^(W c) or
+        // 2^(W c) - 1 (its top digit carries out), throws instead of giving a wrong sum.
+        for (unsigned c : {4u, 16u}) {
+            const unsigned top = msm::num_windows(bits, c) * c;
+            auto trial = sc;
+            trial[2] = scalar_int<G>{};
+            trial[2].limb[bits / 64] = uint64_t(1) << (bits % 64);
+            EXPECT_TRUE(run_device<G>(pts, trial, {.window_bits = c, .scalar_bits = bits}) == naive_msm<G>(pts, trial))
+                << "bits=" << bits << " c=" << c;
+            trial[2] = scalar_int<G>{};
+            trial[2].limb[top / 64] = uint64_t(1) << (top % 64);
+            EXPECT_THROW(run_device<G>(pts, trial, {.window_bits = c, .scalar_bits = bits}), cuzk::invalid_argument)
+                << "bits=" << bits << " c=" << c;
+            trial[2] = scalar_int<G>{};
+            for (unsigned b = 0; b < top; ++b) trial[2].limb[b / 64] |= uint64_t(1) << (b % 64);
+            EXPECT_THROW(run_device<G>(pts, trial, {.window_bits = c, .scalar_bits = bits}), cuzk::invalid_argument)
+                << "bits=" << bits << " c=" << c << " (all ones)";
+        }
+    }
+    // Montgomery form: the promise is about the reduced value.
+    std::vector<scalar_int<G>> small(n), mont(n);
+    for (size_t i = 0; i < n; ++i) {
+        small[i] = scalar_int<G>::from_u64(rng() >> 1);
+        mont[i] = G::scalar::from_canonical(small[i]).mont;
+    }
+    EXPECT_TRUE(run_device<G>(pts, mont, {.form = msm::scalar_form::montgomery, .scalar_bits = 63}) ==
+                naive_msm<G>(pts, small));
+    EXPECT_THROW(msm::msm_device_workspace_bytes<G>(n, {.scalar_bits = unsigned(G::scalar::modulus_bits) + 1}),
+                 cuzk::invalid_argument);
+}
+
 }  // namespace

@@ -61,6 +61,11 @@ struct device_options {
     unsigned window_bits = 0;
     /// How the scalar words are to be read (reduced mod r either way).
     scalar_form form = scalar_form::canonical;
+    /// A promise that every (reduced) scalar is below 2^scalar_bits, in [1, r's bit length]; 0
+    /// means r's bit length. Fewer bits, fewer windows (e.g. the halves or quarters of an
+    /// endomorphism split). A scalar that breaks the promise is detected and the call throws
+    /// invalid_argument instead of returning a wrong sum.
+    unsigned scalar_bits = 0;
 };
 
 /// Largest window width the device MSM accepts and its dispatcher chooses (c = 22 already
@@ -130,13 +135,16 @@ struct device_plan {
     size_t cub_bytes = 0;
     // byte offsets into the workspace
     size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win,
-        o_tot, total;
+        o_tot, o_overflow, total;
 
     /// `shifted_bases`: the points come with copies 2^(cw) P for every window w, so every window
     /// adds into one set of buckets (then opt.window_bits is the table's c).
     device_plan(size_t n_, const device_options& opt, bool shifted_bases = false) : n(n_) {
         using Fr = typename G::scalar;
-        const unsigned bits = unsigned(Fr::modulus_bits);
+        if (opt.scalar_bits > Fr::modulus_bits)
+            throw invalid_argument("msm_device: scalar_bits " + std::to_string(opt.scalar_bits) + " exceeds the " +
+                                   std::to_string(Fr::modulus_bits) + " bits of the scalar field");
+        const unsigned bits = opt.scalar_bits != 0 ? opt.scalar_bits : unsigned(Fr::modulus_bits);
         if (opt.window_bits > device_max_window_bits)
             throw invalid_argument("msm_device: window_bits " + std::to_string(opt.window_bits) + " exceeds " +
                                    std::to_string(device_max_window_bits));
@@ -190,6 +198,7 @@ struct device_plan {
         o_acc = take(size_t(fold_sets) * fold_segs * sizeof(bucket));
         o_win = take(size_t(fold_sets) * sizeof(bucket));
         o_tot = take(size_t(fold_sets) * (fold2_threads + 1) * sizeof(bucket));  // T scratch per group, then V totals
+        o_overflow = take(sizeof(uint32_t));  // set by a scalar that does not fit the windows
         total = ws.total;
     }
 };
@@ -201,8 +210,9 @@ using cuzk::detail::dbl_outline;
 /// of shifted bases (table_stride != 0) every window uses the same buckets and the value
 /// names the window's copy of the point, w * table_stride + i. With `indices`, item i is the
 /// scalar and point indices[i] (a subset of the inputs, e.g. the witness MSM's non-bits).
+/// A scalar that the windows cannot represent (above the caller's scalar_bits) sets *overflow.
 template <class Fr>
-__global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, uint32_t* vals,
+__global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, uint32_t* vals, uint32_t* overflow,
                                                                const typename Fr::integer* scalars,
                                                                const uint32_t* indices, size_t n, unsigned c,
                                                                unsigned windows, scalar_form form,
@@ -219,6 +229,7 @@ __global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, u
         keys[size_t(w) * n + t] = d.magnitude == 0 ? K : set * B + d.magnitude - 1;
         vals[size_t(w) * n + t] = point | (d.negative ? 0x80000000u : 0u);
     }
+    if (walk.carry != 0 || !s.shr(size_t(windows) * c).is_zero()) *overflow = 1;
 }
 
 /// Step 3: start[k] = first sorted position with key >= k, for k in [0, K]; start[K] is the
@@ -444,12 +455,14 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     bucket* acc = reinterpret_cast<bucket*>(ws + plan.o_acc);
     bucket* win = reinterpret_cast<bucket*>(ws + plan.o_win);
     bucket* tot = reinterpret_cast<bucket*>(ws + plan.o_tot);  // T scratch rows, then the V totals
+    uint32_t* overflow = reinterpret_cast<uint32_t*>(ws + plan.o_overflow);
 
     const unsigned blk = detail::msm_block;
     auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
 
-    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, scalars, indices, n, plan.c,
-                                                                    plan.windows, form, table_stride);
+    CUZK_CUDA_CHECK(cudaMemsetAsync(overflow, 0, sizeof(uint32_t), stream));
+    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, overflow, scalars, indices, n,
+                                                                    plan.c, plan.windows, form, table_stride);
     CUZK_CUDA_CHECK_LAUNCH("msm_digits_kernel");
 
     cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
@@ -481,12 +494,17 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     CUZK_CUDA_CHECK_LAUNCH("msm_fold2_kernel");
 
     std::vector<bucket> window_sums(plan.fold_sets), group_totals(plan.fold_sets);
+    uint32_t overflowed = 0;
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(&overflowed, overflow, sizeof overflowed, cudaMemcpyDeviceToHost, stream));
     CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), win, plan.fold_sets * sizeof(bucket),
                                     cudaMemcpyDeviceToHost, stream));
     if (table_stride != 0)
         CUZK_CUDA_CHECK(cudaMemcpyAsync(group_totals.data(), totals, plan.fold_sets * sizeof(bucket),
                                         cudaMemcpyDeviceToHost, stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    if (overflowed != 0)
+        throw invalid_argument("msm_device: a scalar does not fit in " + std::to_string(plan.windows) + " windows of " +
+                               std::to_string(plan.c) + " bits (scalar_bits promised too few)");
 
     if (table_stride != 0) {
         // One bucket set folded as V groups of L buckets: group g's weights are off by g L, so
