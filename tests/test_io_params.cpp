@@ -52,11 +52,13 @@ groth16::circuit<fr> dense_circuit() {
     return std::move(cb).build();
 }
 
-/// The INSECURE test key with H computed directly in the monomial basis from the toxic waste:
-/// H_k = [tau^k Z(tau) / delta]_1, k < n (what bellperson's generator.rs computes).
-groth16::proving_key<C> monomial_key(const groth16::r1cs<fr>& cs, uint64_t seed) {
+/// The INSECURE test key on bellperson's domain (as every real file is) with H computed directly
+/// in the monomial basis from the toxic waste: H_k = [tau^k Z(tau) / delta]_1, k < n (what
+/// bellperson's generator.rs computes).
+groth16::proving_key<C> monomial_key(const groth16::r1cs<fr>& cs, uint64_t seed,
+                                     ntt::domain_roots roots = ntt::domain_roots::bellperson) {
     const auto tw = groth16::toxic_waste_from_seed<fr>(seed);
-    auto pk = groth16::setup_from_toxic_waste<C>(cs, tw);
+    auto pk = groth16::setup_from_toxic_waste<C>(cs, tw, roots);
     const size_t n = cs.domain_size();
     std::vector<fr> s(n);
     s[0] = (tw.tau.pow_vartime(uint64_t(n)) - fr::one()) * tw.delta.inverse();
@@ -140,7 +142,10 @@ std::string read_error(const bytes& b, const io::bellperson_read_options& opt = 
     }
 }
 
-void expect_keys_equal(const groth16::proving_key<C>& got, const groth16::proving_key<C>& want) {
+/// got (possibly density-compressed) against a dense key, via the dense form of got.
+void expect_keys_equal(const groth16::proving_key<C>& compressed_or_dense, const groth16::proving_key<C>& want) {
+    const auto got = groth16::to_dense(compressed_or_dense);
+    EXPECT_EQ(compressed_or_dense.roots, want.roots);
     EXPECT_EQ(got.vk.alpha_g1, want.vk.alpha_g1);
     EXPECT_EQ(got.vk.beta_g2, want.vk.beta_g2);
     EXPECT_EQ(got.vk.gamma_g2, want.vk.gamma_g2);
@@ -235,9 +240,45 @@ TEST(BellpersonParams, DensityCompressedRoundTripProvesAndVerifies) {
     auto p = io::read_bellperson_params(std::span<const uint8_t>(k.synth_file));
     EXPECT_THROW((void)io::to_proving_key(io::bellperson_params(p)), invalid_argument);
     const auto [a, b] = densities(k.synth.system);
+    const size_t file_a = p.a.size(), file_b = p.b_g1.size();
     auto pk = io::to_proving_key(std::move(p), a, b);
+    // The key stays compressed: the file's points, the maps beside them.
+    EXPECT_FALSE(pk.is_dense());
+    EXPECT_EQ(pk.a.size(), file_a);
+    EXPECT_EQ(pk.b_g1.size(), file_b);
+    EXPECT_EQ(pk.b_g2.size(), file_b);
+    EXPECT_EQ(pk.a_density, groth16::density_map::from_bools(a));
+    EXPECT_EQ(pk.b_density, groth16::density_map::from_bools(b));
+    EXPECT_EQ(pk.roots, ntt::domain_roots::bellperson);
     expect_keys_equal(pk, k.synth_pk);
     expect_proof_verifies(pk, k.synth);
+    // The compressed path proves the dense path's proof (same randomness).
+    auto compressed = std::make_shared<const groth16::proving_key<C>>(pk);
+    auto dense = std::make_shared<const groth16::proving_key<C>>(groth16::to_dense(pk));
+    std::mt19937_64 r1(12), r2(12);
+    EXPECT_EQ(groth16::prover<C>(compressed).prove(k.synth.system, k.synth.assignment, r1),
+              groth16::prover<C>(dense).prove(k.synth.system, k.synth.assignment, r2));
+    // Written back from the compressed key: the same file.
+    EXPECT_EQ(io::bellperson_params_bytes(pk), k.synth_file);
+}
+
+TEST(BellpersonParams, TheFileDoesNotRecordItsDomain) {
+    // A key cuzk writes from a setup on its default (snarkjs) roots: read as bellperson's (the
+    // default, as for every real file) its proofs fail; read with the roots it was made on they verify.
+    const auto& k = keys();
+    const auto snarkjs_pk = monomial_key(k.synth.system, 23, ntt::domain_roots::snarkjs);
+    const bytes file = io::bellperson_params_bytes(snarkjs_pk);
+    const auto [a, b] = densities(k.synth.system);
+    auto read = [&] { return io::read_bellperson_params(std::span<const uint8_t>(file)); };
+    auto as_bellperson = std::make_shared<const groth16::proving_key<C>>(io::to_proving_key(read(), a, b));
+    auto as_snarkjs =
+        std::make_shared<const groth16::proving_key<C>>(io::to_proving_key(read(), a, b, ntt::domain_roots::snarkjs));
+    std::mt19937_64 r1(2), r2(2);
+    const auto bad = groth16::prover<C>(as_bellperson).prove(k.synth.system, k.synth.assignment, r1);
+    const auto good = groth16::prover<C>(as_snarkjs).prove(k.synth.system, k.synth.assignment, r2);
+    EXPECT_EQ(groth16::verify_verdict(as_bellperson->vk, k.synth.public_inputs(), bad),
+              groth16::verdict::pairing_check_failed);
+    EXPECT_TRUE(groth16::verify(as_snarkjs->vk, k.synth.public_inputs(), good));
 }
 
 TEST(BellpersonParams, DensityBitmapsMustMatchTheFile) {
@@ -253,17 +294,39 @@ TEST(BellpersonParams, DensityBitmapsMustMatchTheFile) {
             flipped[i] = true;
             break;
         }
-    EXPECT_THROW((void)io::to_proving_key(read(), a, flipped), invalid_argument);
+    try {
+        (void)io::to_proving_key(read(), a, flipped);
+        ADD_FAILURE() << "accepted";
+    } catch (const invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("B (G1) density has"), std::string::npos) << e.what();
+    }
+    // Bitmaps that match the file's counts but not the circuit: the prover refuses them.
+    auto moved = b;
+    size_t on = 0, off = 0;
+    while (!moved[on]) ++on;
+    while (moved[off]) ++off;
+    moved[on] = false;
+    moved[off] = true;
+    auto pk = std::make_shared<const groth16::proving_key<C>>(io::to_proving_key(read(), a, moved));
+    std::mt19937_64 rng(1);
+    EXPECT_THROW(groth16::prover<C>(pk).prove(k.synth.system, k.synth.assignment, rng), invalid_argument);
 }
 
 TEST(BellpersonParams, LagrangeKeysConvertToTheToxicWasteMonomialBasis) {
     const auto& k = keys();
-    auto lagrange = groth16::test_setup_insecure<C>(k.synth.system, 22);  // same toxic waste as synth_pk
+    // same toxic waste as synth_pk, on bellperson's domain
+    auto lagrange = groth16::test_setup_insecure<C>(k.synth.system, 22, ntt::domain_roots::bellperson);
     ASSERT_EQ(lagrange.h_convention, groth16::h_basis::lagrange_odd_coset);
     EXPECT_THROW((void)io::bellperson_params_bytes(lagrange), invalid_argument);
     io::to_monomial_h(lagrange);
     EXPECT_EQ(lagrange.h, k.synth_pk.h);
     EXPECT_EQ(io::bellperson_params_bytes(lagrange), k.synth_file);
+    // The monomial points do not depend on the roots: the snarkjs-domain key's Lagrange H (other
+    // points) converts to the same H.
+    auto snarkjs = groth16::test_setup_insecure<C>(k.synth.system, 22, ntt::domain_roots::snarkjs);
+    EXPECT_NE(snarkjs.h, groth16::test_setup_insecure<C>(k.synth.system, 22, ntt::domain_roots::bellperson).h);
+    io::to_monomial_h(snarkjs);
+    EXPECT_EQ(snarkjs.h, k.synth_pk.h);
 }
 
 TEST(BellpersonParams, WriterRejectsKeysBellpersonCouldNotRead) {

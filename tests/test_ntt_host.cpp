@@ -173,6 +173,109 @@ TYPED_TEST(NttHost, DomainErrors) {
     EXPECT_THROW(ntt::bit_reverse_permute(std::span(v), 3), invalid_argument);
 }
 
+// ---- bellperson's roots of unity ---------------------------------------------------------
+
+// The constant bellperson's keys are built on: ff's ROOT_OF_UNITY for BLS12-381 Fr, canonical
+// 0x16a2a19e...439f0d2b (zkcrypto/bls12_381 docs; filecoin-project/blstrs 284624fe src/scalar.rs
+// stores it in Montgomery form, the limbs below). Typed in from those sources, not computed.
+constexpr const char* blstrs_root_of_unity_hex = "16a2a19edfe81f20d09b681922c813b4b63683508c2280b93829971f439f0d2b";
+constexpr uint64_t blstrs_root_of_unity_montgomery[4] = {0xb9b58d8c5f0e466aull, 0x5b1b4c801819d7ecull,
+                                                         0x0af53ae352a31e64ull, 0x5bf3adda19e9b27bull};
+constexpr uint64_t blstrs_generator_montgomery[4] = {0x0000000efffffff1ull, 0x17e363d300189c0full,
+                                                     0xff9c57876f8457b0ull, 0x351332208fc5a8c4ull};
+
+TEST(NttDomain, BellpersonRootIsBlstrsRootOfUnity) {
+    using F = bls12_381::fr;
+    using D = ntt::domain<F>;
+    static_assert(D::root_generator(ntt::domain_roots::bellperson) == 7);
+    static_assert(D::root_generator(ntt::domain_roots::snarkjs) == 5);
+    mpz_t p, e, w, want, m, rinv, gen;
+    mpz_inits(p, e, w, want, m, rinv, gen, nullptr);
+    modulus_mpz<F>(p);
+    // 7^((r-1)/2^32) by GMP
+    mpz_sub_ui(e, p, 1);
+    mpz_fdiv_q_2exp(e, e, 32);
+    mpz_set_ui(gen, 7);
+    mpz_powm(w, gen, e, p);
+    // the published constant, and blstrs's Montgomery limbs times 2^-256 mod r
+    ASSERT_EQ(mpz_set_str(want, blstrs_root_of_unity_hex, 16), 0);
+    EXPECT_EQ(mpz_cmp(w, want), 0) << "7^((r-1)/2^32) is not the published constant";
+    mpz_set_ui(rinv, 1);
+    mpz_mul_2exp(rinv, rinv, 256);
+    ASSERT_NE(mpz_invert(rinv, rinv, p), 0);
+    mpz_import(m, 4, -1, sizeof(uint64_t), 0, 0, blstrs_root_of_unity_montgomery);
+    mpz_mul(m, m, rinv);
+    mpz_mod(m, m, p);
+    EXPECT_EQ(mpz_cmp(m, want), 0) << "blstrs's Montgomery ROOT_OF_UNITY is not the constant";
+    mpz_import(m, 4, -1, sizeof(uint64_t), 0, 0, blstrs_generator_montgomery);
+    mpz_mul(m, m, rinv);
+    mpz_mod(m, m, p);
+    EXPECT_EQ(mpz_cmp_ui(m, 7), 0) << "blstrs's GENERATOR is not 7";
+    EXPECT_EQ(mpz_legendre(gen, p), -1) << "7 must be a non-residue";
+
+    const F root = D::root_of_unity(32, ntt::domain_roots::bellperson);
+    EXPECT_EQ(root, from_mpz<F>(want));
+    // order exactly 2^32: w^(2^31) = -1, w^(2^32) = 1
+    F x = root;
+    for (int i = 0; i < 31; ++i) x = x.square();
+    EXPECT_EQ(x, -F::one());
+    EXPECT_TRUE(x.square().is_one());
+    // every smaller domain: 7^((r-1)/2^k) by GMP, and the 32 - k fold square of the constant
+    // (bellperson's EvaluationDomain::from_coeffs)
+    F squared = from_mpz<F>(want);
+    for (size_t k = 32; k-- > 0;) {
+        squared = squared.square();
+        mpz_sub_ui(e, p, 1);
+        mpz_fdiv_q_2exp(e, e, k);
+        mpz_powm(w, gen, e, p);
+        const F got = D::root_of_unity(k, ntt::domain_roots::bellperson);
+        EXPECT_EQ(got, from_mpz<F>(w)) << "k = " << k;
+        EXPECT_EQ(got, squared) << "k = " << k;
+        // the two choices coincide for 1, 2 and 4 points and differ from 8 on
+        mpz_set_ui(m, 5);
+        mpz_powm(m, m, e, p);
+        EXPECT_EQ(mpz_cmp(m, w) == 0, k <= 2) << "k = " << k;
+        EXPECT_EQ(D::root_of_unity(k) == got, k <= 2) << "k = " << k;
+    }
+    mpz_clears(p, e, w, want, m, rinv, gen, nullptr);
+}
+
+TYPED_TEST(NttHost, BellpersonDomainConstantsAndTransforms) {
+    using F = TypeParam;
+    mpz_t p, seven;
+    mpz_inits(p, seven, nullptr);
+    modulus_mpz<F>(p);
+    mpz_set_ui(seven, 7);
+    const bool seven_is_non_residue = mpz_legendre(seven, p) == -1;  // GMP decides where the roots exist
+    mpz_clears(p, seven, nullptr);
+    if (!seven_is_non_residue) {
+        EXPECT_THROW(ntt::domain<F>(3, ntt::domain_roots::bellperson), invalid_argument);
+        EXPECT_THROW(ntt::domain<F>::root_of_unity(3, ntt::domain_roots::bellperson), invalid_argument);
+        return;
+    }
+    for (size_t k : {size_t(0), size_t(3), size_t(6)}) {
+        const ntt::domain<F> d(k, ntt::domain_roots::bellperson);
+        EXPECT_EQ(d.roots(), ntt::domain_roots::bellperson);
+        EXPECT_EQ(d.root(), ntt::domain<F>::root_of_unity(k, ntt::domain_roots::bellperson));
+        EXPECT_EQ(d.coset_shift(), F::from_u64(7));  // bellperson's coset_fft shift
+        EXPECT_FALSE(d.vanishing_on_coset().is_zero());
+        const auto odd = ntt::domain<F>::odd_coset(k, ntt::domain_roots::bellperson);
+        EXPECT_EQ(odd.coset_shift().square(), d.root());
+        EXPECT_EQ(odd.vanishing_on_coset(), -F::from_u64(2));
+        // the transforms use the domain's root: against the naive DFT on bellperson's points
+        auto a = random_vector<F>(d.size(), 70 + k);
+        for (auto c : {ntt::coset::none, ntt::coset::shifted}) {
+            auto x = a;
+            ntt::forward(d, std::span(x), ntt::ordering::nn, c);
+            EXPECT_EQ(x, naive_dft(a, d.root(), c == ntt::coset::shifted ? d.coset_shift() : F::one())) << k;
+            ntt::inverse(d, std::span(x), ntt::ordering::nn, c);
+            EXPECT_EQ(x, a) << k;
+        }
+    }
+    EXPECT_EQ(ntt::domain<F>::for_size(64, ntt::domain_roots::bellperson).roots(), ntt::domain_roots::bellperson);
+    EXPECT_EQ(ntt::domain<F>(5).roots(), ntt::domain_roots::snarkjs);
+}
+
 // ---- transforms against the naive DFT ---------------------------------------------------
 
 TYPED_TEST(NttHost, MatchesNaiveDftEveryOrderAndCoset) {

@@ -10,18 +10,25 @@
 
 namespace cuzk::groth16 {
 
-/// Turns abc = a | b | c (each n values on the domain, natural order) into the n H scalars of
-/// the given convention, written to the front of abc (abc is scratch space afterwards).
+/// The domain the H scalars of a key are computed on: its roots (ntt::domain_roots), with the
+/// odd coset for lagrange_odd_coset (the H points are values there) and the roots' default coset
+/// for monomial (any coset disjoint from H gives the same coefficients).
+template <class Fr>
+ntt::domain<Fr> h_domain(size_t log_n, h_basis basis, ntt::domain_roots roots = ntt::domain_roots::snarkjs) {
+    return basis == h_basis::lagrange_odd_coset ? ntt::domain<Fr>::odd_coset(log_n, roots) : ntt::domain<Fr>(log_n, roots);
+}
+
+/// Turns abc = a | b | c (each n values on the domain `dom` of h_domain, natural order) into the
+/// n H scalars of the given convention, written to the front of abc (abc is scratch space
+/// afterwards).
 ///   lagrange_odd_coset: values of a b - c at the odd points of the 2n domain (3 inverse +
 ///     3 forward transforms, no division).
 ///   monomial: coefficients of h = (a b - c) / Z (the textbook 7 transforms); the last of
 ///     the n values is zero.
 template <class Fr>
-void compute_h_scalars(std::span<Fr> abc, size_t log_n, h_basis basis) {
-    const size_t n = size_t(1) << log_n;
-    if (abc.size() != 3 * n) throw invalid_argument("compute_h_scalars: expected 3 * 2^log_n values");
-    const auto dom = basis == h_basis::lagrange_odd_coset ? ntt::domain<Fr>::snarkjs_odd_coset(log_n)
-                                                          : ntt::domain<Fr>(log_n);
+void compute_h_scalars(const ntt::domain<Fr>& dom, std::span<Fr> abc, h_basis basis) {
+    const size_t n = dom.size();
+    if (abc.size() != 3 * n) throw invalid_argument("compute_h_scalars: expected 3 * domain size values");
     // Values -> coefficients (bit-reversed) -> values on the coset (natural): no reorder pass.
     ntt::inverse(dom, abc, ntt::ordering::nr);
     ntt::forward(dom, abc, ntt::ordering::rn, ntt::coset::shifted);
@@ -37,6 +44,15 @@ void compute_h_scalars(std::span<Fr> abc, size_t log_n, h_basis basis) {
 #pragma omp parallel for schedule(static)
     for (long long i = 0; i < (long long)n; ++i) a[i] = (a[i] * b[i] - c[i]) * z_inv;
     ntt::inverse(dom, abc.first(n), ntt::ordering::nn, ntt::coset::shifted);
+}
+
+/// As above on the domain of size 2^log_n that h_domain gives for `basis` and `roots`.
+template <class Fr>
+void compute_h_scalars(std::span<Fr> abc, size_t log_n, h_basis basis,
+                       ntt::domain_roots roots = ntt::domain_roots::snarkjs) {
+    const size_t n = size_t(1) << log_n;
+    if (abc.size() != 3 * n) throw invalid_argument("compute_h_scalars: expected 3 * 2^log_n values");
+    compute_h_scalars(h_domain<Fr>(log_n, basis, roots), abc, basis);
 }
 
 }  // namespace cuzk::groth16

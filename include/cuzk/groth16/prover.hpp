@@ -4,19 +4,26 @@
 //   prover<C> p(pk);                          // CPU backend; CUDA policies in prover_cuda.cuh
 //   proof<C> pi = p.prove(cs, assignment);    // throws on unsatisfied constraints
 //
-// Steps: a, b, c on the domain (checking every constraint), the H scalars (h_scalars.hpp),
-// the MSMs A, B (G1 and G2), L and H, then the assembly with fresh randomisers r, s:
+// Steps: a, b, c on the domain (checking every constraint), the H scalars (h_scalars.hpp) on the
+// key's roots of unity (proving_key::roots: snarkjs or bellperson), the MSMs A, B (G1 and G2), L
+// and H, then the assembly with fresh randomisers r, s:
 //   A = alpha + sum z_i A_i + r delta          B = beta + sum z_i B_i + s delta
 //   C = sum_aux z_i L_i + sum p_i H_i + s A + r B_g1 - r s delta
+// A density-compressed key (proving_key::a_density / b_density, Filecoin's shape) holds A and B
+// points only for the variables its maps mark; the A and B MSMs then run over those variables
+// only (their scalars gathered through the maps), as bellperson's and supraseal's provers do.
 #pragma once
 
+#include <bit>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
+#include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/h_scalars.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/msm_bits.hpp"
@@ -26,6 +33,25 @@
 #include "cuzk/groth16/stage_timer.hpp"
 
 namespace cuzk::groth16 {
+
+/// Throws invalid_argument unless a density-compressed key's maps are the circuit's densities
+/// (r1cs_densities: what bellperson's density trackers record). A mismatch would silently give
+/// proofs that do not verify.
+template <class Curve>
+void check_key_density(const proving_key<Curve>& pk, const r1cs<typename Curve::fr>& cs) {
+    if (pk.is_dense()) return;
+    const auto [a, b] = r1cs_densities(cs);
+    auto compare = [](const density_map& key, const density_map& circuit, const char* what) {
+        if (key == circuit) return;
+        for (size_t i = 0; i < circuit.size(); ++i)
+            if (key.test(i) != circuit.test(i))
+                throw invalid_argument(std::string("prover: the key's ") + what + " density differs from the circuit's at variable " +
+                                       std::to_string(i) + " (key " + (key.test(i) ? "has" : "lacks") +
+                                       " its point, the column is " + (circuit.test(i) ? "not " : "") + "empty)");
+    };
+    compare(pk.a_density, a, "A");
+    compare(pk.b_density, b, "B");
+}
 
 /// Throws invalid_argument unless the key was made for a circuit of this shape.
 template <class Curve>
@@ -37,8 +63,9 @@ void check_key_matches(const proving_key<Curve>& pk, const r1cs<typename Curve::
     if (pk.num_variables() != cs.num_variables) mismatch("the number of variables", pk.num_variables(), cs.num_variables);
     if (pk.num_public() != cs.num_public) mismatch("the number of public inputs", pk.num_public(), cs.num_public);
     if (pk.domain_size() != cs.domain_size()) mismatch("the domain size", pk.domain_size(), cs.domain_size());
-    if (pk.b_g1.size() != pk.a.size() || pk.b_g2.size() != pk.a.size() || pk.l.size() != cs.num_aux())
-        throw invalid_argument("prover: proving key vectors have inconsistent lengths");
+    check_key_vectors(pk, "prover");
+    if (pk.l.size() != cs.num_aux()) throw invalid_argument("prover: proving key vectors have inconsistent lengths");
+    check_key_density(pk, cs);
 }
 
 /// Throws invalid_argument unless z and abc have the lengths the key expects.
@@ -66,18 +93,17 @@ std::vector<Fr> evaluate_abc_checked(const r1cs<Fr>& cs, std::span<const Fr> z, 
     return abc;
 }
 
-/// The last step of every backend: the proof from the MSM results and fresh r, s.
-template <class Curve, class Rng>
-proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typename Curve::g1>& sum_a,
-                            const jacobian<typename Curve::g1>& sum_b1, const jacobian<typename Curve::g2>& sum_b2,
-                            const jacobian<typename Curve::g1>& sum_l, const jacobian<typename Curve::g1>& sum_h,
-                            Rng& rng) {
+/// The last step of every backend: the proof from the MSM results and the randomisers r, s
+/// (secret: constant-time from here on; the caller wipes them). r = s = 0 gives a proof that
+/// verifies but is not zero-knowledge.
+template <class Curve>
+proof<Curve> assemble_proof_with(const proving_key<Curve>& pk, const jacobian<typename Curve::g1>& sum_a,
+                                 const jacobian<typename Curve::g1>& sum_b1, const jacobian<typename Curve::g2>& sum_b2,
+                                 const jacobian<typename Curve::g1>& sum_l, const jacobian<typename Curve::g1>& sum_h,
+                                 const typename Curve::fr& r, const typename Curve::fr& s) {
     using Fr = typename Curve::fr;
     using G1 = typename Curve::g1;
     using G2 = typename Curve::g2;
-    Fr r, s;
-    do r = Fr::random(rng); while (r.is_zero());
-    do s = Fr::random(rng); while (s.is_zero());
     Fr rs = r * s;
     // Secret scalars: constant-time multiplications, and constant-time additions wherever an
     // operand depends on r or s (the plain addition branches on its operands' special cases).
@@ -86,10 +112,31 @@ proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typenam
     jacobian<G1> b1 = add_ct(sum_b1 + pk.beta_g1, mul(pk.delta_g1, s));
     jacobian<G2> b2 = add_ct(sum_b2 + pk.vk.beta_g2, mul(pk.vk.delta_g2, s));
     jacobian<G1> c = add_ct(add_ct(add_ct(sum_l + sum_h, mul(a, s)), mul(b1, r)), -mul(pk.delta_g1, rs));
-    secure_wipe(r);
-    secure_wipe(s);
     secure_wipe(rs);
     return proof<Curve>{to_affine(a), to_affine(b2), to_affine(c)};
+}
+
+/// The randomisers a proof draws from `rng`: r, then s, each redrawn while zero. Written in
+/// place (out-parameters, so that no copy of a secret is left behind for the caller to miss).
+template <class Fr, class Rng>
+void draw_randomisers(Fr& r, Fr& s, Rng& rng) {
+    do r = Fr::random(rng); while (r.is_zero());
+    do s = Fr::random(rng); while (s.is_zero());
+}
+
+/// assemble_proof_with fresh r, s from `rng` (draw_randomisers), wiped afterwards.
+template <class Curve, class Rng>
+proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typename Curve::g1>& sum_a,
+                            const jacobian<typename Curve::g1>& sum_b1, const jacobian<typename Curve::g2>& sum_b2,
+                            const jacobian<typename Curve::g1>& sum_l, const jacobian<typename Curve::g1>& sum_h,
+                            Rng& rng) {
+    using Fr = typename Curve::fr;
+    Fr r, s;
+    draw_randomisers(r, s, rng);
+    proof<Curve> pi = assemble_proof_with<Curve>(pk, sum_a, sum_b1, sum_b2, sum_l, sum_h, r, s);
+    secure_wipe(r);
+    secure_wipe(s);
+    return pi;
 }
 
 template <class Curve, class Policy = cpu_policy>
@@ -105,6 +152,7 @@ public:
     explicit prover(std::shared_ptr<const proving_key<Curve>> pk, std::shared_ptr<const r1cs<fr>> circuit = nullptr)
         : pk_(std::move(pk)), circuit_(std::move(circuit)) {
         if (!pk_) throw invalid_argument("prover: null proving key");
+        check_key_vectors(*pk_, "prover");
         if (circuit_) check_key_matches(*pk_, *circuit_);
     }
 
@@ -128,7 +176,7 @@ public:
         return prove(*circuit_, z, rng, times);
     }
 
-    /// Proves from a, b, c already evaluated on the domain (abc = a | b | c, natural order;
+    /// Proves from a, b, c already evaluated on the key's domain (abc = a | b | c, natural order;
     /// consumed as scratch). For callers with their own constraint format, such as snarkjs
     /// zkeys, where c = a * b on the constraint rows. Nothing checks that the constraints hold.
     template <class Rng = os_random>
@@ -139,24 +187,55 @@ public:
         return prove_from_abc_timed(z, abc, timer, rng);
     }
 
+    /// prove_from_abc with the randomisers given (as bellperson's supraseal path passes r and s;
+    /// secret, and the caller's to wipe).
+    proof<Curve> prove_from_abc_with(std::span<const fr> z, std::vector<fr> abc, const fr& r, const fr& s,
+                                     stage_times* times = nullptr) const {
+        check_abc_shape(*pk_, z, abc);
+        stage_timer timer(times);
+        const msm_sums sums = msm_timed(z, abc, timer);
+        return timer.time("assemble", [&] {
+            return assemble_proof_with<Curve>(*pk_, sums.a, sums.b1, sums.b2, sums.l, sums.h, r, s);
+        });
+    }
+
 private:
-    template <class Rng>
-    proof<Curve> prove_from_abc_timed(std::span<const fr> z, std::vector<fr>& abc, stage_timer& timer, Rng& rng) const {
-        using G1 = typename Curve::g1;
-        using G2 = typename Curve::g2;
+    using G1 = typename Curve::g1;
+    using G2 = typename Curve::g2;
+    struct msm_sums {
+        jacobian<G1> a, b1;
+        jacobian<G2> b2;
+        jacobian<G1> l, h;
+    };
+
+    /// The H scalars and the five MSMs. A and B run over the variables the key's density maps
+    /// mark (all of them for a dense key).
+    msm_sums msm_timed(std::span<const fr> z, std::vector<fr>& abc, stage_timer& timer) const {
         const auto& pk = *pk_;
         const size_t n = pk.domain_size();
-        timer.time("H scalars (NTT)", [&] { compute_h_scalars<fr>(abc, size_t(std::countr_zero(n)), pk.h_convention); });
+        timer.time("H scalars (NTT)", [&] {
+            compute_h_scalars<fr>(abc, size_t(std::countr_zero(n)), pk.h_convention, pk.roots);
+        });
         const std::span<const fr> h_scalars(abc.data(), pk.h.size());
         const std::span<const fr> aux = z.subspan(pk.num_public() + 1);
-        auto sum_a = timer.time("MSM A", [&] { return msm_witness_host<G1>(pk.a, z); });
-        auto sum_b1 = timer.time("MSM B G1", [&] { return msm_witness_host<G1>(pk.b_g1, z); });
-        auto sum_b2 = timer.time("MSM B G2", [&] { return msm_witness_host<G2>(pk.b_g2, z); });
-        auto sum_l = timer.time("MSM L", [&] { return msm_witness_host<G1>(pk.l, aux); });
-        auto sum_h = timer.time("MSM H", [&] {
-            return msm::msm_host<G1>(std::span<const affine<G1>>(pk.h), h_scalars);
+        std::vector<fr> a_store, b_store;
+        const std::span<const fr> a_scalars = select_present(z, pk.a_density, a_store, "A");
+        const std::span<const fr> b_scalars = select_present(z, pk.b_density, b_store, "B");
+        msm_sums r;
+        r.a = timer.time("MSM A", [&] { return msm_witness_host<G1>(pk.a, a_scalars); });
+        r.b1 = timer.time("MSM B G1", [&] { return msm_witness_host<G1>(pk.b_g1, b_scalars); });
+        r.b2 = timer.time("MSM B G2", [&] { return msm_witness_host<G2>(pk.b_g2, b_scalars); });
+        r.l = timer.time("MSM L", [&] { return msm_witness_host<G1>(pk.l, aux); });
+        r.h = timer.time("MSM H", [&] { return msm::msm_host<G1>(std::span<const affine<G1>>(pk.h), h_scalars); });
+        return r;
+    }
+
+    template <class Rng>
+    proof<Curve> prove_from_abc_timed(std::span<const fr> z, std::vector<fr>& abc, stage_timer& timer, Rng& rng) const {
+        const msm_sums sums = msm_timed(z, abc, timer);
+        return timer.time("assemble", [&] {
+            return assemble_proof<Curve>(*pk_, sums.a, sums.b1, sums.b2, sums.l, sums.h, rng);
         });
-        return timer.time("assemble", [&] { return assemble_proof<Curve>(pk, sum_a, sum_b1, sum_b2, sum_l, sum_h, rng); });
     }
 
     std::shared_ptr<const proving_key<Curve>> pk_;

@@ -36,6 +36,7 @@
 #include "cuzk/groth16/gpu_context.hpp"
 #include "cuzk/groth16/h_scalars.cuh"
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/gpu/upload_staging.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/msm/witness_device.cuh"
@@ -151,12 +152,14 @@ public:
            std::shared_ptr<const r1cs<fr>> circuit = nullptr, cuda_prover_options opt = {})
         : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)), opt_(opt) {
         if (!pk_) throw invalid_argument("prover: null proving key");
+        if (!pk_->is_dense())
+            throw invalid_argument("prover (CUDA): density-compressed keys are not supported on the GPU yet; "
+                                   "expand the key with groth16::to_dense");
         if (circuit_) check_key_matches(*pk_, *circuit_);
         CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
         const auto& key = *pk_;
         const size_t log_n = size_t(std::countr_zero(key.domain_size()));
-        host_domain_ = key.h_convention == h_basis::lagrange_odd_coset ? ntt::domain<fr>::snarkjs_odd_coset(log_n)
-                                                                       : ntt::domain<fr>(log_n);
+        host_domain_ = h_domain<fr>(log_n, key.h_convention, key.roots);
         std::lock_guard memory(gpu_.memory_mutex());
         domain_ = std::make_unique<ntt::device_domain<fr>>(host_domain_, setup_stream_);
         if constexpr (Stage == staging::prestaged) {
@@ -296,8 +299,9 @@ private:
             d_z = gpu::device_buffer<fr>(nv, st);
             d_ws = gpu::device_buffer<char>(msm_workspace_bytes(), st);
             d_first_bad = gpu::device_buffer<unsigned long long>(1, st);
-            if (host_abc) d_abc.upload(host_abc->data(), st);
-            d_z.upload(z.data(), st);
+            // Through the page-locked ring: a pageable witness otherwise crawls at ~6 GB/s.
+            if (host_abc) staging_.upload(d_abc.data(), host_abc->data(), 3 * n * sizeof(fr), st);
+            staging_.upload(d_z.data(), z.data(), nv * sizeof(fr), st);
         });
         std::unique_ptr<detail::device_key<Curve>> per_proof_key;
         if constexpr (Stage == staging::streamed) {
@@ -446,6 +450,7 @@ private:
     std::unique_ptr<device_circuit<fr>> device_circuit_;
     std::string circuit_fallback_reason_;
     std::vector<void*> pinned_;
+    mutable gpu::upload_staging staging_;  // witness (and host a, b, c) uploads; 64 MiB page-locked
 };
 
 }  // namespace cuzk::groth16

@@ -99,14 +99,17 @@ struct setup_scalars {
     std::vector<Fr> h;     ///< H_i / [1]_1 in the lagrange_odd_coset convention
 };
 
-/// The setup scalars for `cs` (host, O(nnz + n)). Throws invalid_argument if tau lies in the
-/// domain or its odd coset (probability ~2^-220 for random tau) or if gamma or delta is zero.
+/// The setup scalars for `cs` (host, O(nnz + n)) on the domain with the given roots of unity
+/// (constraint row j at w^j; bellperson's roots for keys that bellperson-style provers use).
+/// Throws invalid_argument if tau lies in the domain or its odd coset (probability ~2^-220 for
+/// random tau) or if gamma or delta is zero.
 template <class Fr>
-setup_scalars<Fr> compute_setup_scalars(const r1cs<Fr>& cs, const toxic_waste<Fr>& tw) {
+setup_scalars<Fr> compute_setup_scalars(const r1cs<Fr>& cs, const toxic_waste<Fr>& tw,
+                                        ntt::domain_roots roots = ntt::domain_roots::snarkjs) {
     cs.validate();
     if (tw.gamma.is_zero() || tw.delta.is_zero()) throw invalid_argument("setup: gamma and delta must be non-zero");
     const size_t n = cs.domain_size(), m = cs.num_constraints(), nv = cs.num_variables;
-    const auto dom = ntt::domain<Fr>::for_size(n);
+    const auto dom = ntt::domain<Fr>::for_size(n, roots);
 
     // Lagrange basis of the domain at tau: L_j(tau) = (w^j / n) (tau^n - 1) / (tau - w^j).
     std::vector<Fr> wj(n), lag(n);
@@ -150,7 +153,7 @@ setup_scalars<Fr> compute_setup_scalars(const r1cs<Fr>& cs, const toxic_waste<Fr
 
     // H_i = L'_{2i+1}(tau) / delta, L' the Lagrange basis of the domain of size 2n:
     // L'_k(tau) = (x_k / 2n) (tau^2n - 1) / (tau - x_k), x_k = w_2n^k.
-    const Fr w2 = ntt::domain<Fr>::root_of_unity(dom.log_size() + 1);
+    const Fr w2 = ntt::domain<Fr>::root_of_unity(dom.log_size() + 1, roots);
     std::vector<Fr> xs(n);
     out.h.resize(n);
     Fr x = w2;
@@ -168,14 +171,17 @@ setup_scalars<Fr> compute_setup_scalars(const r1cs<Fr>& cs, const toxic_waste<Fr
     return out;
 }
 
-/// Keys for `cs` from toxic waste `tw` (H points in the lagrange_odd_coset convention), with
-/// the group multiplications on the host (fixed-base tables, all cores).
+/// Keys for `cs` from toxic waste `tw` (H points in the lagrange_odd_coset convention) on the
+/// domain with the given roots, with the group multiplications on the host (fixed-base tables,
+/// all cores). The key is dense (identities for empty A/B columns; to_density_compressed drops them).
 template <class Curve>
-proving_key<Curve> setup_from_toxic_waste(const r1cs<typename Curve::fr>& cs, const toxic_waste<typename Curve::fr>& tw) {
+proving_key<Curve> setup_from_toxic_waste(const r1cs<typename Curve::fr>& cs, const toxic_waste<typename Curve::fr>& tw,
+                                          ntt::domain_roots roots = ntt::domain_roots::snarkjs) {
     using G1 = typename Curve::g1;
     using G2 = typename Curve::g2;
-    const auto s = compute_setup_scalars(cs, tw);
+    const auto s = compute_setup_scalars(cs, tw, roots);
     proving_key<Curve> pk;
+    pk.roots = roots;
     const detail::fixed_base_table<G1> g1(affine<G1>::generator());
     const detail::fixed_base_table<G2> g2(affine<G2>::generator());
     auto single1 = [&](const auto& k) { return to_affine(g1.mul_vartime(k)); };
@@ -204,10 +210,12 @@ toxic_waste<Fr> toxic_waste_from_seed(uint64_t seed) {
             detail::random_nonzero<Fr>(rng), detail::random_nonzero<Fr>(rng)};
 }
 
-/// Keys for `cs` from toxic waste drawn from a generator seeded with `seed`. INSECURE.
+/// Keys for `cs` from toxic waste drawn from a generator seeded with `seed`, on the domain with
+/// the given roots. INSECURE.
 template <class Curve>
-proving_key<Curve> test_setup_insecure(const r1cs<typename Curve::fr>& cs, uint64_t seed) {
-    return setup_from_toxic_waste<Curve>(cs, toxic_waste_from_seed<typename Curve::fr>(seed));
+proving_key<Curve> test_setup_insecure(const r1cs<typename Curve::fr>& cs, uint64_t seed,
+                                       ntt::domain_roots roots = ntt::domain_roots::snarkjs) {
+    return setup_from_toxic_waste<Curve>(cs, toxic_waste_from_seed<typename Curve::fr>(seed), roots);
 }
 
 }  // namespace cuzk::groth16

@@ -33,11 +33,12 @@
 //   point, far slower than the read).
 //
 // To cuzk's keys: to_proving_key moves the sections into a groth16::proving_key tagged
-// h_basis::monomial, appending the identity as H point n - 1 (cuzk's monomial prover computes n
-// H scalars, the last always zero). A density-compressed file (fewer A or B points than
-// variables, as every real Filecoin key) needs the caller's density bitmaps to expand A and B.
-// The prover's domain must be the one the key was made on: bellperson's roots of unity are
-// powers of 7 (blstrs Scalar::ROOT_OF_UNITY), cuzk's ntt::domain uses 5 (docs/FILECOIN.md).
+// h_basis::monomial and ntt::domain_roots::bellperson (the file does not record its domain; every
+// file bellperson's generator made is on bellperson's roots, powers of 7: docs/FILECOIN.md),
+// appending the identity as H point n - 1 (cuzk's monomial prover computes n H scalars, the last
+// always zero). A density-compressed file (fewer A or B points than variables, as every real
+// Filecoin key) needs the caller's density bitmaps; the key then stays compressed (the host
+// prover skips the absent columns; groth16::to_dense expands it for backends that need it).
 #pragma once
 
 #include <fcntl.h>
@@ -71,6 +72,7 @@
 #include "cuzk/ec/subgroup.hpp"
 #include "cuzk/ec/zcash_encoding.hpp"
 #include "cuzk/groth16/curve.hpp"
+#include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/ntt/domain.hpp"
 
@@ -469,21 +471,6 @@ inline bellperson_vk read_bellperson_vk(const std::string& path) {
 
 namespace bellperson_detail {
 
-/// The dense vector (identity where the bitmap is 0) of a density-compressed one.
-template <class P>
-std::vector<P> expand_by_density(std::vector<P>&& packed, const std::vector<bool>& density, const char* what) {
-    const size_t present = size_t(std::count(density.begin(), density.end(), true));
-    if (present != packed.size())
-        throw invalid_argument(std::string("to_proving_key: the ") + what + " density has " + std::to_string(present) +
-                               " set bits, the file has " + std::to_string(packed.size()) + " points");
-    if (present == density.size()) return std::move(packed);
-    std::vector<P> out(density.size());  // zero = the identity
-    for (size_t i = 0, k = 0; i < density.size(); ++i)
-        if (density[i]) out[i] = packed[k++];
-    packed = {};
-    return out;
-}
-
 inline void check_key_shape(const bellperson_layout& l) {
     const uint64_t n = l.domain_size();
     if (l.num_inputs() == 0) throw invalid_argument("to_proving_key: no IC point (the constant one is an input)");
@@ -492,18 +479,7 @@ inline void check_key_shape(const bellperson_layout& l) {
                                " points; a domain of a power of two (H count + 1) is needed");
 }
 
-}  // namespace bellperson_detail
-
-/// Moves a dense file's sections into cuzk's proving key (no copies): H tagged monomial, with the
-/// identity appended as point n - 1 (its scalar is always zero). Throws invalid_argument for a
-/// density-compressed file (use the overload with densities) or a domain that is not a power of two.
-inline groth16::proving_key<bellperson_curve> to_proving_key(bellperson_params&& p) {
-    bellperson_detail::check_key_shape(p.layout);
-    if (!p.layout.is_dense())
-        throw invalid_argument("to_proving_key: the key is density-compressed (A " + std::to_string(p.layout.a.count) +
-                               ", B " + std::to_string(p.layout.b_g1.count) + " points for " +
-                               std::to_string(p.layout.num_variables()) +
-                               " variables): pass the circuit's A and B densities");
+inline groth16::proving_key<bellperson_curve> move_into_key(bellperson_params&& p, ntt::domain_roots roots) {
     groth16::proving_key<bellperson_curve> pk;
     pk.vk = std::move(p.vk.key);
     pk.beta_g1 = p.vk.beta_g1;
@@ -515,26 +491,63 @@ inline groth16::proving_key<bellperson_curve> to_proving_key(bellperson_params&&
     pk.b_g1 = std::move(p.b_g1);
     pk.b_g2 = std::move(p.b_g2);
     pk.h_convention = groth16::h_basis::monomial;
+    pk.roots = roots;
     return pk;
 }
 
-/// As above for a density-compressed file: a_density[i] (b_density[i]) says whether variable i
-/// (inputs first, then aux, as bellperson's density trackers) has a non-empty A (B) column, i.e.
-/// a point in the file. A and B are expanded with identities where the bit is 0 (a copy of
-/// those vectors; a dense one is moved). Throws invalid_argument if a bitmap's length is not
-/// the number of variables or its set bits are not the file's count.
-inline groth16::proving_key<bellperson_curve> to_proving_key(bellperson_params&& p, const std::vector<bool>& a_density,
-                                                             const std::vector<bool>& b_density) {
+}  // namespace bellperson_detail
+
+/// Moves a dense file's sections into cuzk's proving key (no copies): H tagged monomial, with the
+/// identity appended as point n - 1 (its scalar is always zero), on the domain `roots` (bellperson's
+/// for every file bellperson made; snarkjs for a file cuzk wrote from a key on cuzk's default
+/// domain). Throws invalid_argument for a density-compressed file (use the overload with
+/// densities) or a domain that is not a power of two.
+inline groth16::proving_key<bellperson_curve> to_proving_key(bellperson_params&& p,
+                                                             ntt::domain_roots roots = ntt::domain_roots::bellperson) {
+    bellperson_detail::check_key_shape(p.layout);
+    if (!p.layout.is_dense())
+        throw invalid_argument("to_proving_key: the key is density-compressed (A " + std::to_string(p.layout.a.count) +
+                               ", B " + std::to_string(p.layout.b_g1.count) + " points for " +
+                               std::to_string(p.layout.num_variables()) +
+                               " variables): pass the circuit's A and B densities");
+    return bellperson_detail::move_into_key(std::move(p), roots);
+}
+
+/// As above for a density-compressed file (or a dense one): a_density (b_density) marks the
+/// variables (inputs first, then aux, as bellperson's density trackers) with a non-empty A (B)
+/// column, i.e. a point in the file. The key keeps the compressed vectors (moved, not copied) and
+/// the maps; the host prover skips the absent columns. Throws invalid_argument if a map's length
+/// is not the number of variables or its set bits are not the file's count.
+inline groth16::proving_key<bellperson_curve> to_proving_key(bellperson_params&& p, groth16::density_map a_density,
+                                                             groth16::density_map b_density,
+                                                             ntt::domain_roots roots = ntt::domain_roots::bellperson) {
+    bellperson_detail::check_key_shape(p.layout);
     const uint64_t nv = p.layout.num_variables();
     if (a_density.size() != nv || b_density.size() != nv)
         throw invalid_argument("to_proving_key: density bitmaps have " + std::to_string(a_density.size()) + " and " +
                                std::to_string(b_density.size()) + " bits, the key has " + std::to_string(nv) +
                                " variables");
-    p.a = bellperson_detail::expand_by_density(std::move(p.a), a_density, "A");
-    p.b_g1 = bellperson_detail::expand_by_density(std::move(p.b_g1), b_density, "B (G1)");
-    p.b_g2 = bellperson_detail::expand_by_density(std::move(p.b_g2), b_density, "B (G2)");
-    p.layout.a.count = p.layout.b_g1.count = p.layout.b_g2.count = nv;
-    return to_proving_key(std::move(p));
+    auto check_count = [](const groth16::density_map& d, uint64_t count, const char* what) {
+        if (d.count() != count)
+            throw invalid_argument(std::string("to_proving_key: the ") + what + " density has " +
+                                   std::to_string(d.count()) + " set bits, the file has " + std::to_string(count) +
+                                   " points");
+    };
+    check_count(a_density, p.layout.a.count, "A");
+    check_count(b_density, p.layout.b_g1.count, "B (G1)");
+    check_count(b_density, p.layout.b_g2.count, "B (G2)");
+    auto pk = bellperson_detail::move_into_key(std::move(p), roots);
+    pk.a_density = std::move(a_density);
+    pk.b_density = std::move(b_density);
+    return pk;
+}
+
+/// The bitmaps as std::vector<bool> (one bool a variable).
+inline groth16::proving_key<bellperson_curve> to_proving_key(bellperson_params&& p, const std::vector<bool>& a_density,
+                                                             const std::vector<bool>& b_density,
+                                                             ntt::domain_roots roots = ntt::domain_roots::bellperson) {
+    return to_proving_key(std::move(p), groth16::density_map::from_bools(a_density),
+                          groth16::density_map::from_bools(b_density), roots);
 }
 
 /// Maps, decodes and converts a dense .params file.
@@ -550,7 +563,8 @@ inline groth16::proving_key<bellperson_curve> read_bellperson_proving_key(const 
 /// as it is. With x_i = w_2n^(2i+1), L'_{2i+1}(X) = -Z(X)/(2n) sum_k x_i^-k X^k, whose inverse is
 ///   M_k = -2 x_0^k sum_i w_n^(ik) H_i,
 /// a DFT of the points: (n/2) log n scalar multiplications by roots plus n scalings (variable
-/// time; seconds at 2^12, minutes at 2^20 on a few cores). The domain is cuzk's (ntt::domain).
+/// time; seconds at 2^12, minutes at 2^20 on a few cores). The roots are the key's (pk.roots); the
+/// monomial points do not depend on them.
 /// Throws invalid_argument unless H has a power-of-two size.
 inline void to_monomial_h(groth16::proving_key<bellperson_curve>& pk) {
     using G1 = bls12_381::g1;
@@ -560,7 +574,7 @@ inline void to_monomial_h(groth16::proving_key<bellperson_curve>& pk) {
     if (!std::has_single_bit(n) || std::countr_zero(n) >= int(fr::two_adicity))
         throw invalid_argument("to_monomial_h: H must hold a power of two of points, has " + std::to_string(n));
     const unsigned log_n = unsigned(std::countr_zero(n));
-    const fr w = ntt::domain<fr>::root_of_unity(log_n);
+    const fr w = ntt::domain<fr>::root_of_unity(log_n, pk.roots);
     std::vector<fr> roots(std::max<size_t>(n / 2, 1));  // w^j, j < n/2
     roots[0] = fr::one();
     for (size_t j = 1; j < roots.size(); ++j) roots[j] = roots[j - 1] * w;
@@ -581,7 +595,7 @@ inline void to_monomial_h(groth16::proving_key<bellperson_curve>& pk) {
         }
     }
     // M_k = [-2 x_0^k] F_k with x_0 = w_2n.
-    const fr x0 = ntt::domain<fr>::root_of_unity(log_n + 1);
+    const fr x0 = ntt::domain<fr>::root_of_unity(log_n + 1, pk.roots);
     std::vector<fr> scale(n);
     scale[0] = -fr::from_u64(2);
     for (size_t k = 1; k < n; ++k) scale[k] = scale[k - 1] * x0;
@@ -637,13 +651,27 @@ inline void check_writable(const groth16::proving_key<bellperson_curve>& pk) {
         throw bad(
             "the key's H points are in the lagrange_odd_coset basis; bellperson files hold [tau^i Z(tau)/delta] "
             "(convert with io::to_monomial_h)");
-    const size_t n = pk.h.size(), nv = pk.a.size(), ni = pk.vk.ic.size();
+    const size_t n = pk.h.size(), nv = pk.num_variables(), ni = pk.vk.ic.size();
     if (n < 2 || !std::has_single_bit(n))
         throw bad("H must hold a power of two (>= 2) of points, has " + std::to_string(n));
     if (ni == 0) throw bad("no IC point");
-    if (pk.b_g1.size() != nv || pk.b_g2.size() != nv || ni + pk.l.size() != nv)
+    if (pk.is_dense() && (pk.b_g1.size() != nv || pk.b_g2.size() != nv || ni + pk.l.size() != nv))
         throw bad("the vectors disagree: A " + std::to_string(nv) + ", B_G1 " + std::to_string(pk.b_g1.size()) +
                   ", B_G2 " + std::to_string(pk.b_g2.size()) + ", IC + L " + std::to_string(ni + pk.l.size()));
+    if (!pk.is_dense()) {
+        groth16::check_key_vectors(pk, "write_bellperson_params");
+        // A compressed key's points are written as they are: an identity would be dropped by
+        // bellperson's generator and rejected by its reader.
+        auto no_identity_at = [&](const auto& v, const char* what) {
+            for (size_t i = 0; i < v.size(); ++i)
+                if (v[i].is_identity())
+                    throw bad(std::string(what) + " point " + std::to_string(i) +
+                              " of the density-compressed key is the identity (a marked variable with an empty column)");
+        };
+        no_identity_at(pk.a, "A");
+        no_identity_at(pk.b_g1, "B_G1");
+        no_identity_at(pk.b_g2, "B_G2");
+    }
     if (nv > UINT32_MAX || n - 1 > UINT32_MAX) throw bad("more than 2^32 - 1 points in a section");
     auto no_identity = [&](std::span<const bellperson_g1> v, const char* what, const char* why) {
         for (size_t i = 0; i < v.size(); ++i)
@@ -670,16 +698,19 @@ void write_params_to(Sink& sink, const groth16::proving_key<bellperson_curve>& p
     write_section<G1>(sink, std::span<const bellperson_g1>(pk.vk.ic), false);
     write_section<G1>(sink, std::span<const bellperson_g1>(pk.h).first(pk.h.size() - 1), false);  // H_{n-1}: scalar 0
     write_section<G1>(sink, std::span<const bellperson_g1>(pk.l), false);
-    write_section<G1>(sink, std::span<const bellperson_g1>(pk.a), true);  // density, as generator.rs
-    write_section<G1>(sink, std::span<const bellperson_g1>(pk.b_g1), true);
-    write_section<G2>(sink, std::span<const bellperson_g2>(pk.b_g2), true);
+    const bool drop = pk.is_dense();  // density, as generator.rs; a compressed key is already
+    write_section<G1>(sink, std::span<const bellperson_g1>(pk.a), drop);
+    write_section<G1>(sink, std::span<const bellperson_g1>(pk.b_g1), drop);
+    write_section<G2>(sink, std::span<const bellperson_g2>(pk.b_g2), drop);
 }
 
 }  // namespace bellperson_detail
 
 /// The .params bytes bellperson's Parameters::write produces for pk: its H points except the
 /// last (monomial basis required), A and B without their identity points (density-compressed
-/// whenever a column is empty, as bellperson's generator drops them). Throws invalid_argument
+/// whenever a column is empty, as bellperson's generator drops them; a compressed key's vectors
+/// as they are). The file does not record the key's domain (pk.roots): only a key on
+/// bellperson's roots proves with bellperson. Throws invalid_argument
 /// for a key bellperson could not read back (identity in IC, L or H; inconsistent sizes).
 inline std::vector<uint8_t> bellperson_params_bytes(const groth16::proving_key<bellperson_curve>& pk) {
     std::vector<uint8_t> out;
