@@ -8,7 +8,9 @@
 #include <thread>
 
 #include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/supraseal_assignment.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
+#include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/test_setup_cuda.cuh"
 #include "cuzk/groth16/verifier.hpp"
 #include "gpu_test.hpp"
@@ -74,6 +76,78 @@ TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
         std::mt19937_64 r3(32), r4(32);
         EXPECT_EQ(untabled.prove(f.ckt.system, f.ckt.assignment, r3), cpu_prover.prove(f.ckt.system, f.ckt.assignment, r4));
     }
+}
+
+// A density-compressed key (Filecoin's shape: A and B only for non-empty columns) gives the dense
+// key's proof on the GPU too, for host- and GPU-evaluated a, b, c, with tables, and with B2 on the
+// CPU; the synthetic circuit leaves B columns empty, so the compressed B MSMs are shorter.
+TYPED_TEST(ProverGpuTest, DensityCompressedKeyGivesTheDenseProof) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    for (double bits : {0.0, 0.9}) {
+        fixture<C> f(10, bits, 41);
+        const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+        ASSERT_LT(b_d.count(), f.ckt.system.num_variables);
+        auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
+        gpu_context gpu(0, kBudget);
+        prover<C> cpu_dense(f.pk);
+        prover<C, cuda_policy<>> from_host(compressed, gpu);
+        prover<C, cuda_policy<>> resident(compressed, gpu, shared_system(f));
+        prover<C, cuda_policy<>> tabled(compressed, gpu, shared_system(f), {.precompute_bases = true});
+        prover<C, cuda_policy<lock_granularity::split, staging::streamed, false>> b2_on_cpu(compressed, gpu);
+        std::mt19937_64 r0(51), r1(51), r2(51), r3(51), r4(51);
+        const auto want = cpu_dense.prove(f.ckt.system, f.ckt.assignment, r0);
+        EXPECT_EQ(from_host.prove(f.ckt.system, f.ckt.assignment, r1), want);
+        EXPECT_EQ(resident.prove(f.ckt.assignment, r2), want);
+        EXPECT_EQ(tabled.prove(f.ckt.assignment, r3), want);
+        EXPECT_EQ(b2_on_cpu.prove(f.ckt.system, f.ckt.assignment, r4), want);
+        EXPECT_TRUE(verify(compressed->vk, f.ckt.public_inputs(), want));
+    }
+    // A map that is not the circuit's is refused before anything runs.
+    fixture<C> f(8, 0.5, 42);
+    auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+    density_map b_more = density_map::full(b_d.size());
+    ASSERT_NE(b_more, b_d);
+    gpu_context gpu(0, kBudget);
+    auto wrong = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_more));
+    EXPECT_THROW((prover<C, cuda_policy<>>(wrong, gpu, shared_system(f))), invalid_argument);
+}
+
+// bellperson's shape end to end on the GPU: a compressed key on bellperson's domain, the
+// supraseal-shaped input (a, b, c on the domain, assignments, density words), bellperson's proof
+// bytes; the bytes equal the host prover's for the same randomness and verify.
+TEST(ProverGpuSupraseal, BellpersonShapedInputOnTheGpu) {
+    SKIP_WITHOUT_GPU();
+    using C = bls12_381::curve;
+    using Fr = C::fr;
+    auto ckt = synthetic_circuit<Fr>({.log_domain = 8, .num_public = 3, .bit_share = 0.9, .seed = 43});
+    const auto& cs = ckt.system;
+    const auto [ad, bd] = r1cs_densities(cs);
+    auto key = std::make_shared<const proving_key<C>>(
+        to_density_compressed(test_setup_insecure<C>(cs, 43, ntt::domain_roots::bellperson), ad, bd));
+    const size_t n = cs.domain_size(), ni = cs.num_public + 1, nv = cs.num_variables;
+    std::vector<Fr> a(n), b(n), c(n);
+    ASSERT_FALSE(cs.evaluate(ckt.assignment, a, b, c));
+    auto words = [](const density_map& d, size_t lo, size_t hi) {
+        density_map part(hi - lo);
+        for (size_t i = lo; i < hi; ++i)
+            if (d.test(i)) part.set(i - lo);
+        return std::vector<uint64_t>(part.words().begin(), part.words().end());
+    };
+    const auto a_aux = words(ad, ni, nv), b_inp = words(bd, 0, ni), b_aux = words(bd, ni, nv);
+    supraseal_assignment<Fr> in;
+    in.a_aux_density = a_aux, in.a_aux_bit_len = nv - ni;
+    in.b_inp_density = b_inp, in.b_inp_bit_len = ni;
+    in.b_aux_density = b_aux, in.b_aux_bit_len = nv - ni;
+    in.a = a, in.b = b, in.c = c;
+    in.inputs = std::span<const Fr>(ckt.assignment).first(ni);
+    in.aux = std::span<const Fr>(ckt.assignment).subspan(ni);
+    gpu_context gpu(0, kBudget);
+    prover<C, cuda_policy<>> on_gpu(key, gpu);
+    std::mt19937_64 r1(61), r2(61);
+    const io::bellperson_proof_bytes got = prove_supraseal_shaped(on_gpu, in, r1);
+    EXPECT_EQ(got, prove_supraseal_shaped(prover<C>(key), in, r2));
+    EXPECT_TRUE(verify(key->vk, ckt.public_inputs(), io::from_bellperson_bytes(got)));
 }
 
 TYPED_TEST(ProverGpuTest, ResidentCircuitNamesTheViolatedConstraint) {

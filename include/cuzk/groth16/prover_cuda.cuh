@@ -86,6 +86,13 @@ private:
 };
 
 /// The proving-key point vectors in device memory.
+/// out[i] = in[index[i]] (the scalars of a density-compressed MSM).
+template <class T>
+__global__ void gather_kernel(T* out, const T* in, const uint32_t* index, size_t n) {
+    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[index[i]];
+}
+
 template <class Curve>
 struct device_key {
     using G1 = typename Curve::g1;
@@ -152,9 +159,7 @@ public:
            std::shared_ptr<const r1cs<fr>> circuit = nullptr, cuda_prover_options opt = {})
         : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)), opt_(opt) {
         if (!pk_) throw invalid_argument("prover: null proving key");
-        if (!pk_->is_dense())
-            throw invalid_argument("prover (CUDA): density-compressed keys are not supported on the GPU yet; "
-                                   "expand the key with groth16::to_dense");
+        check_key_vectors(*pk_, "prover (CUDA)");
         if (circuit_) check_key_matches(*pk_, *circuit_);
         CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
         const auto& key = *pk_;
@@ -162,6 +167,8 @@ public:
         host_domain_ = h_domain<fr>(log_n, key.h_convention, key.roots);
         std::lock_guard memory(gpu_.memory_mutex());
         domain_ = std::make_unique<ntt::device_domain<fr>>(host_domain_, setup_stream_);
+        a_index_ = present_indices(key.a_density);
+        b_index_ = present_indices(key.b_density);
         if constexpr (Stage == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
             if (auto r = gpu_.budget().try_reserve_resident(detail::device_key<Curve>::bytes_for(key),
@@ -216,7 +223,8 @@ public:
     /// the violated-constraint flag.
     size_t resident_proof_bytes() const {
         const auto& key = *pk_;
-        return (3 * key.domain_size() + key.num_variables()) * sizeof(fr) + msm_workspace_bytes() + 5 * 256;
+        const size_t gathered = (key.a_density.empty() ? 0 : key.a.size()) + (key.b_density.empty() ? 0 : key.b_g1.size());
+        return (3 * key.domain_size() + key.num_variables() + gathered) * sizeof(fr) + msm_workspace_bytes() + 7 * 256;
     }
     /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
     /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
@@ -232,6 +240,15 @@ public:
                           msm::witness_fixed_bases_workspace_bytes<G1>(aux),
                           msm::fixed_bases_workspace_bytes<G1>(key.h.size()),
                           G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nv) : size_t(0)});
+        if (!key.is_dense()) {  // A and B run over their present variables only
+            const size_t na = key.a.size(), nb = key.b_g1.size();
+            b = std::max({b, msm::msm_witness_workspace_bytes<G1>(na), msm::msm_witness_workspace_bytes<G1>(nb),
+                          G2OnGpu ? msm::msm_witness_workspace_bytes<G2>(nb) : size_t(0)});
+            if (opt_.precompute_bases)
+                b = std::max({b, msm::witness_fixed_bases_workspace_bytes<G1>(na),
+                              msm::witness_fixed_bases_workspace_bytes<G1>(nb),
+                              G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nb) : size_t(0)});
+        }
         return b;
     }
 
@@ -280,7 +297,10 @@ private:
 
         std::future<jacobian<G2>> b2_on_cpu;
         if constexpr (!G2OnGpu)
-            b2_on_cpu = std::async(std::launch::async, [&] { return msm_witness_host<G2>(key.b_g2, z); });
+            b2_on_cpu = std::async(std::launch::async, [&] {
+                std::vector<fr> storage;
+                return msm_witness_host<G2>(key.b_g2, select_present(z, key.b_density, storage, "B"));
+            });
 
         CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
         gpu::stream st, copy;
@@ -291,7 +311,7 @@ private:
 
         // Memory phase: budget, buffers, uploads (all on this worker's stream).
         auto reservation = timer.time("reserve VRAM", [&] { return gpu_.budget().reserve(per_proof_bytes()); });
-        gpu::device_buffer<fr> d_abc, d_z;
+        gpu::device_buffer<fr> d_abc, d_z, d_za, d_zb;  // d_za, d_zb: z at A's and B's present variables
         gpu::device_buffer<char> d_ws;
         gpu::device_buffer<unsigned long long> d_first_bad;
         timer.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
@@ -302,6 +322,8 @@ private:
             // Through the page-locked ring: a pageable witness otherwise crawls at ~6 GB/s.
             if (host_abc) staging_.upload(d_abc.data(), host_abc->data(), 3 * n * sizeof(fr), st);
             staging_.upload(d_z.data(), z.data(), nv * sizeof(fr), st);
+            d_za = gather_present(a_index_, d_z.data(), st);
+            d_zb = gather_present(b_index_, d_z.data(), st);
         });
         std::unique_ptr<detail::device_key<Curve>> per_proof_key;
         if constexpr (Stage == staging::streamed) {
@@ -351,13 +373,17 @@ private:
             if (table) return msm::msm_witness_device(*table, s, count, d_ws.data(), d_ws.bytes(), st, mont.form);
             return msm::msm_witness_device<G>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
         };
-        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return witness_on(tables_.a, dk.a.data(), zs, nv); });
+        // A and B over the key's points: every variable, or (density-compressed key) the present ones.
+        const integer* za = d_za.size() != 0 ? reinterpret_cast<const integer*>(d_za.data()) : zs;
+        const integer* zb = d_zb.size() != 0 ? reinterpret_cast<const integer*>(d_zb.data()) : zs;
+        const size_t na = key.a.size(), nb = key.b_g1.size();
+        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return witness_on(tables_.a, dk.a.data(), za, na); });
         auto sum_b1 =
-            timer.time("MSM B G1", [&] { wait_for(1); return witness_on(tables_.b_g1, dk.b_g1.data(), zs, nv); });
+            timer.time("MSM B G1", [&] { wait_for(1); return witness_on(tables_.b_g1, dk.b_g1.data(), zb, nb); });
         jacobian<G2> sum_b2;
         if constexpr (G2OnGpu) {
             sum_b2 =
-                timer.time("MSM B G2", [&] { wait_for(2); return witness_on(tables_.b_g2, dk.b_g2.data(), zs, nv); });
+                timer.time("MSM B G2", [&] { wait_for(2); return witness_on(tables_.b_g2, dk.b_g2.data(), zb, nb); });
         }
         auto sum_l = timer.time("MSM L", [&] {
             wait_for(3);
@@ -371,6 +397,8 @@ private:
         per_proof_key.reset();
         d_abc.reset();
         d_z.reset();
+        d_za.reset();
+        d_zb.reset();
         d_ws.reset();
         d_first_bad.reset();
         st.synchronize();
@@ -418,6 +446,34 @@ private:
         }
     }
 
+    /// The indices of the variables a density map marks present, on the device (empty for a
+    /// dense key: the MSMs then read z itself).
+    gpu::device_buffer<uint32_t> present_indices(const density_map& d) {
+        if (d.empty()) return {};
+        if (d.size() > size_t(UINT32_MAX)) throw invalid_argument("prover (CUDA): more than 2^32 variables");
+        std::vector<uint32_t> idx;
+        idx.reserve(d.count());
+        for (size_t i = 0; i < d.size(); ++i)
+            if (d.test(i)) idx.push_back(uint32_t(i));
+        gpu::device_buffer<uint32_t> out(idx.size(), setup_stream_);
+        if (!idx.empty()) out.upload(idx.data(), setup_stream_);
+        setup_stream_.synchronize();  // idx is a local
+        return out;
+    }
+
+    /// z at the given indices (a compressed key's MSM scalars), gathered on the device; empty
+    /// when `index` is (dense).
+    static gpu::device_buffer<fr> gather_present(const gpu::device_buffer<uint32_t>& index, const fr* z,
+                                                 cudaStream_t st) {
+        if (index.size() == 0) return {};
+        gpu::device_buffer<fr> out(index.size(), st);
+        const unsigned block = 256;
+        detail::gather_kernel<fr><<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(
+            out.data(), z, index.data(), index.size());
+        CUZK_CUDA_CHECK_LAUNCH("gather_kernel");
+        return out;
+    }
+
     /// Page-locks a key vector for the copy engine. Memory that is already registered (another
     /// streamed prover over the same key, or the caller) stays as it is and is not ours to
     /// unregister: that owner must outlive this prover.
@@ -450,6 +506,7 @@ private:
     std::unique_ptr<device_circuit<fr>> device_circuit_;
     std::string circuit_fallback_reason_;
     std::vector<void*> pinned_;
+    gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
     mutable gpu::upload_staging staging_;  // witness (and host a, b, c) uploads; 64 MiB page-locked
 };
 

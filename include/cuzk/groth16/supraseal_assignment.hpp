@@ -126,6 +126,17 @@ inline io::bellperson_proof_bytes prove_supraseal_shaped(const prover<bls12_381:
     return io::to_bellperson_bytes(p.prove_from_abc_with(z, std::move(abc), r, s, times));
 }
 
+/// The same on any other prover of BLS12-381, e.g. the CUDA prover (groth16/prover_cuda.cuh),
+/// through its prove_from_abc: r, s are drawn from `rng` inside that prover.
+template <class Policy, class Rng = os_random>
+io::bellperson_proof_bytes prove_supraseal_shaped(const prover<bls12_381::curve, Policy>& p,
+                                                  const supraseal_assignment<bls12_381::fr>& in, Rng&& rng = Rng{},
+                                                  stage_times* times = nullptr) {
+    std::vector<bls12_381::fr> z, abc;
+    detail::supraseal_inputs(p.key(), in, z, abc);
+    return io::to_bellperson_bytes(p.prove_from_abc(z, std::move(abc), rng, times));
+}
+
 /// As above with r, s drawn from `rng` (draw_randomisers: the same draws as prover::prove).
 template <class Rng = os_random>
 io::bellperson_proof_bytes prove_supraseal_shaped(const prover<bls12_381::curve>& p,
