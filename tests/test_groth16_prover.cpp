@@ -4,10 +4,14 @@
 // [a]G1, [b]G2, [c]G1 exactly. Pairing-based verification is tested in test_groth16_verify.
 // Also: keys on bellperson's domain (roots of unity from 7, computed here with GMP), density-
 // compressed keys against dense ones, and the supraseal-shaped entry with bellperson's proof
-// bytes (decoded with the zcash decoder, checked with the pairing verifier).
+// bytes (decoded with the zcash decoder, checked with the pairing verifier). Also the synthetic
+// circuits' column densities and PoRep shape, and that their defaults are the earlier circuits.
 #include <gmp.h>
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cmath>
+#include <optional>
 #include <random>
 
 #include "cuzk/curves/bls12_381.hpp"
@@ -375,6 +379,165 @@ TEST(DensityMap, WordsAreLeastSignificantBitFirst) {
     std::vector<bool> bools(70, false);
     bools[0] = bools[3] = bools[64] = bools[69] = true;
     EXPECT_EQ(density_map::from_bools(bools), d);
+}
+
+// ---- synthetic circuits: column densities and the PoRep shape ---------------------------------------
+
+/// FNV-1a over everything a circuit holds: counts, the three matrices, the assignment.
+template <class F>
+uint64_t fingerprint(const circuit<F>& ckt) {
+    uint64_t h = 0xcbf29ce484222325ull;
+    auto mix = [&](const void* p, size_t len) {
+        for (size_t i = 0; i < len; ++i) h = (h ^ static_cast<const uint8_t*>(p)[i]) * 0x100000001b3ull;
+    };
+    auto mix_field = [&](const F& x) {
+        std::array<uint8_t, F::byte_size> b;
+        x.to_bytes_le(b);
+        mix(b.data(), b.size());
+    };
+    mix(&ckt.system.num_public, sizeof(size_t));
+    mix(&ckt.system.num_variables, sizeof(size_t));
+    for (const auto* m : {&ckt.system.a, &ckt.system.b, &ckt.system.c}) {
+        for (uint64_t s : m->row_starts()) mix(&s, sizeof s);
+        for (uint32_t c : m->all_columns()) mix(&c, sizeof c);
+        for (const auto& v : m->all_values()) mix_field(v);
+    }
+    for (const auto& v : ckt.assignment) mix_field(v);
+    return h;
+}
+
+TEST(SyntheticCircuit, DefaultsReproduceTheEarlierGenerator) {
+    // Recorded (2026-12-01) from synthetic_circuit.hpp as it was before column densities existed:
+    // options, num_variables, A and B density counts, fingerprint. Benchmarks and keys made from
+    // the default options stay the same circuits.
+    struct recorded {
+        synthetic_options opt;
+        size_t variables, a_count, b_count;
+        uint64_t bls_fp, bn_fp;
+    };
+    const recorded cases[] = {
+        {{.log_domain = 6, .num_public = 3, .bit_share = 0.0, .seed = 21}, 68, 42, 33, 0xee346427159f8723ull,
+         0xb87d036a110ab069ull},
+        {{.log_domain = 6, .num_public = 3, .bit_share = 0.8, .seed = 21}, 68, 36, 32, 0x8a7587b3c4a6a058ull,
+         0x023c6454c7e7d550ull},
+        {{.log_domain = 10, .num_public = 4, .bit_share = 0.9, .seed = 7}, 1028, 539, 520, 0x779c8f9a4d4c157cull,
+         0x5233e14acb0ab021ull},
+    };
+    EXPECT_FALSE(synthetic_options{}.a_density);
+    EXPECT_FALSE(synthetic_options{}.b_density);
+    for (const auto& r : cases) {
+        SCOPED_TRACE(testing::Message() << "log n " << r.opt.log_domain << " bit share " << r.opt.bit_share);
+        const auto ckt = synthetic_circuit<bfr>(r.opt);
+        EXPECT_EQ(ckt.system.num_variables, r.variables);
+        const auto [a, b] = r1cs_densities(ckt.system);
+        EXPECT_EQ(a.count(), r.a_count);
+        EXPECT_EQ(b.count(), r.b_count);
+        EXPECT_EQ(fingerprint(ckt), r.bls_fp);
+        EXPECT_EQ(fingerprint(synthetic_circuit<bn254::fr>(r.opt)), r.bn_fp);
+    }
+}
+
+/// What a density-shaped circuit must be: 2^k rows, satisfied, and its aux columns and values as
+/// asked. Tolerances: each aux variable is marked in A (B) with probability a (b) and is a bit with
+/// probability bit_share, so at 2^14 one standard deviation is at most 0.004; 0.015 is over 3.5 of
+/// them, plus the few variables of the last rows that get no term.
+template <class F>
+void check_density_shape(const circuit<F>& ckt, const synthetic_options& opt) {
+    const auto& cs = ckt.system;
+    const size_t n = size_t(1) << opt.log_domain;
+    EXPECT_EQ(cs.domain_rows(), n);
+    EXPECT_EQ(cs.domain_size(), n);
+    EXPECT_NO_THROW(cs.validate());
+    EXPECT_EQ(cs.first_unsatisfied(ckt.assignment), std::nullopt);
+    std::vector<F> a(n), b(n), c(n);
+    EXPECT_EQ(cs.evaluate(ckt.assignment, a, b, c), std::nullopt);
+    const auto [ad, bd] = r1cs_densities(cs);
+    const size_t first_aux = cs.num_public + 1, aux = cs.num_aux();
+    size_t in_a = 0, in_b = 0, bits = 0, ones = 0;
+    for (size_t i = first_aux; i < cs.num_variables; ++i) {
+        in_a += ad.test(i);
+        in_b += bd.test(i);
+        const bool one = ckt.assignment[i].is_one();
+        bits += one || ckt.assignment[i].is_zero();
+        ones += one;
+    }
+    constexpr double tolerance = 0.015;
+    EXPECT_NEAR(double(in_a) / double(aux), opt.a_density.value_or(1.0), tolerance);
+    EXPECT_NEAR(double(in_b) / double(aux), opt.b_density.value_or(1.0), tolerance);
+    EXPECT_NEAR(double(bits) / double(aux), opt.bit_share, tolerance);
+    if (bits > 1000) {
+        EXPECT_NEAR(double(ones) / double(bits), 0.5, 0.05);  // XOR keeps them half ones
+    }
+    // one B term a row (as PoRep's B: 130M non-zeros for 130.3M constraints)
+    EXPECT_EQ(cs.b.entries(), cs.num_constraints());
+}
+
+TEST(SyntheticCircuit, PorepShapeHasFilecoinsDensities) {
+    for (uint64_t seed : {1u, 2u}) {
+        const synthetic_options opt = porep_shape(14, seed);
+        SCOPED_TRACE(testing::Message() << "seed " << seed);
+        EXPECT_EQ(opt.a_density, 0.997);
+        EXPECT_EQ(opt.b_density, 0.254);
+        EXPECT_EQ(opt.bit_share, porep_bit_share);
+        EXPECT_EQ(opt.num_public, 327u);
+        const auto ckt = synthetic_circuit<bfr>(opt);
+        check_density_shape(ckt, opt);
+        EXPECT_EQ(ckt.system.num_public, 327u);
+        // The compressed key's B is about a quarter of the variables (the inputs are few).
+        const auto [ad, bd] = r1cs_densities(ckt.system);
+        EXPECT_NEAR(double(bd.count()) / double(ckt.system.num_variables), 0.254, 0.03);
+        EXPECT_GT(ad.count(), ckt.system.num_variables * 99 / 100);
+    }
+    EXPECT_EQ(porep_shape(10, 1).num_public, 64u);  // n / 16 on small domains
+    EXPECT_EQ(porep_shape(20, 1).num_public, 327u);
+    EXPECT_THROW((void)synthetic_circuit<bfr>(porep_shape(31, 1)), invalid_argument);
+}
+
+TEST(SyntheticCircuit, OtherDensities) {
+    const synthetic_options cases[] = {
+        {.log_domain = 14, .num_public = 4, .bit_share = 0.5, .seed = 3, .a_density = 0.6, .b_density = 0.4},
+        {.log_domain = 14, .num_public = 4, .bit_share = 0.9, .seed = 4, .a_density = 0.8},  // B: 1
+        {.log_domain = 14, .num_public = 4, .bit_share = 0.0, .seed = 5, .b_density = 0.1},  // A: 1
+        {.log_domain = 14, .num_public = 4, .bit_share = 1.0, .seed = 6, .a_density = 1.0, .b_density = 1.0},
+    };
+    for (const auto& opt : cases) {
+        SCOPED_TRACE(testing::Message() << "bit share " << opt.bit_share << " A " << opt.a_density.value_or(-1) << " B "
+                                        << opt.b_density.value_or(-1));
+        check_density_shape(synthetic_circuit<bfr>(opt), opt);
+    }
+    // Small domains and BN254 are satisfied too.
+    for (unsigned k : {3u, 5u, 8u}) {
+        const auto ckt = synthetic_circuit<bn254::fr>(porep_shape(k, k));
+        EXPECT_EQ(ckt.system.domain_rows(), size_t(1) << k);
+        EXPECT_EQ(ckt.system.first_unsatisfied(ckt.assignment), std::nullopt) << k;
+    }
+    // Same options, same circuit.
+    EXPECT_EQ(fingerprint(synthetic_circuit<bfr>(porep_shape(9, 3))),
+              fingerprint(synthetic_circuit<bfr>(porep_shape(9, 3))));
+    EXPECT_NE(fingerprint(synthetic_circuit<bfr>(porep_shape(9, 3))),
+              fingerprint(synthetic_circuit<bfr>(porep_shape(9, 4))));
+    for (double bad : {0.0, -0.1, 1.5, std::nan("")}) {
+        EXPECT_THROW((void)synthetic_circuit<bfr>({.log_domain = 6, .a_density = bad}), invalid_argument) << bad;
+        EXPECT_THROW((void)synthetic_circuit<bfr>({.log_domain = 6, .b_density = bad}), invalid_argument) << bad;
+    }
+}
+
+TYPED_TEST(ProverTest, PorepShapedCircuitProvesWithACompressedKey) {
+    using C = TypeParam;
+    using Fr = typename C::fr;
+    const auto ckt = synthetic_circuit<Fr>(porep_shape(10, 11));
+    const proving_key<C> dense = test_setup_insecure<C>(ckt.system, 11);
+    const auto [a_d, b_d] = r1cs_densities(ckt.system);
+    auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(dense, a_d, b_d));
+    const size_t nv = ckt.system.num_variables;
+    EXPECT_EQ(compressed->b_g1.size(), b_d.count());
+    EXPECT_LT(compressed->b_g2.size(), nv / 3);  // about a quarter: PoRep's B-aux 25.4 %
+    EXPECT_GT(compressed->a.size(), nv * 98 / 100);
+    std::mt19937_64 r1(5), r2(5);
+    const auto want = prover<C>(std::make_shared<const proving_key<C>>(dense)).prove(ckt.system, ckt.assignment, r1);
+    const auto got = prover<C>(compressed).prove(ckt.system, ckt.assignment, r2);
+    EXPECT_EQ(got, want);
+    EXPECT_TRUE(verify(compressed->vk, ckt.public_inputs(), got));
 }
 
 // ---- the supraseal-shaped entry -------------------------------------------------------------------
