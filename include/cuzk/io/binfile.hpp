@@ -27,6 +27,7 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -117,6 +118,25 @@ struct section_info {
     uint64_t size;    ///< content bytes
 };
 
+/// Sizes v to n elements, asking the kernel for huge pages first when the vector is large: a
+/// 500 MB key section otherwise takes ~120k page faults to populate (a third of its read time
+/// on 2 cores). Only a hint (madvise; ignored where transparent huge pages are off).
+template <class T>
+void resize_for_bulk_read(std::vector<T>& v, size_t n) {
+    v.clear();
+    v.reserve(n);
+#if defined(MADV_HUGEPAGE)
+    constexpr uintptr_t huge = uintptr_t(1) << 21;
+    const size_t bytes = n * sizeof(T);
+    if (bytes >= 4 * huge) {
+        const uintptr_t lo = (reinterpret_cast<uintptr_t>(v.data()) + huge - 1) & ~(huge - 1);
+        const uintptr_t hi = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(huge - 1);
+        if (hi > lo) (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+    }
+#endif
+    v.resize(n);
+}
+
 class binfile;
 
 /// Sequential, bounds-checked reads inside one section. Small reads are served from a
@@ -148,6 +168,17 @@ public:
         read(v.data(), n);
         return v;
     }
+    /// Consumes the next n bytes without reading them and returns their offset in source(), for
+    /// readers that fetch a large range in parallel chunks (byte_source::read_at is thread-safe).
+    uint64_t take(uint64_t n) {
+        need(n, "data");
+        const uint64_t at = s_.offset + pos_;
+        drop_buffer();
+        pos_ += n;
+        return at;
+    }
+    /// The byte source this section lies in.
+    const byte_source& source() const;
     /// Skips n bytes.
     void skip(uint64_t n) {
         need(n, "bytes");
@@ -286,6 +317,8 @@ private:
 // ---- section_reader (needs binfile) ---------------------------------------------------------
 
 inline section_reader::section_reader(const binfile& file, const section_info& s) : file_(file), s_(s) {}
+
+inline const byte_source& section_reader::source() const { return file_.source(); }
 
 inline decode_error section_reader::fail(std::string_view what) const {
     return decode_error(file_.where(s_.id) + ": " + std::string(what));

@@ -8,8 +8,10 @@
 // holds two copies of a large array.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <span>
 #include <string>
 #include <vector>
@@ -98,19 +100,38 @@ void read_point_array(section_reader& r, uint64_t count, std::vector<Point>& out
     constexpr size_t bytes = sizeof(Point);
     if (count > r.remaining() / bytes)
         throw r.fail(std::string(what) + ": " + std::to_string(count) + " points need more bytes than the section has");
-    out.resize(size_t(count));
-    r.read(out.data(), size_t(count) * bytes);
-    // First bad index (or n), found in parallel: exceptions must not leave an OpenMP region.
-    const int64_t n = int64_t(out.size());
+    resize_for_bulk_read(out, size_t(count));
+    const byte_source& src = r.source();
+    const uint64_t at = r.take(count * bytes);
+    // Chunks read and checked by one thread each, while the chunk is still in its cache: the
+    // copies out of the page cache run in parallel too. The first bad index (or n) is a min
+    // reduction, and an I/O error is carried out of the region (exceptions must not leave it).
+    constexpr int64_t chunk = int64_t(1) << 13;
+    const int64_t n = int64_t(out.size()), chunks = (n + chunk - 1) / chunk;
     int64_t first_bad = n;
-#pragma omp parallel for reduction(min : first_bad) schedule(static)
-    for (int64_t i = 0; i < n; ++i) {
-        const Point& p = out[size_t(i)];
-        bool ok = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
-        if (ok && (check_on_curve || check_subgroup)) ok = p.is_on_curve();
-        if (ok && check_subgroup) ok = is_in_subgroup(p);
-        if (!ok && i < first_bad) first_bad = i;
+    std::exception_ptr io_error;
+#pragma omp parallel for reduction(min : first_bad) schedule(dynamic, 4)
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
+        try {
+            src.read_at(at + uint64_t(lo) * bytes, &out[size_t(lo)], size_t(hi - lo) * bytes);
+        } catch (...) {
+#pragma omp critical(cuzk_read_point_array)
+            if (!io_error) io_error = std::current_exception();
+            continue;
+        }
+        for (int64_t i = lo; i < hi; ++i) {
+            const Point& p = out[size_t(i)];
+            bool ok = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
+            if (ok && (check_on_curve || check_subgroup)) ok = p.is_on_curve();
+            if (ok && check_subgroup) ok = is_in_subgroup(p);
+            if (!ok) {
+                first_bad = std::min(first_bad, i);
+                break;  // later ones in this chunk cannot be first
+            }
+        }
     }
+    if (io_error) std::rethrow_exception(io_error);
     if (first_bad < n) {
         const Point& p = out[size_t(first_bad)];
         const bool canonical = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);

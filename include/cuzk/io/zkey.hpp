@@ -22,8 +22,11 @@
 // and a section 10 with no contributions (see write_zkey).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -186,25 +189,71 @@ struct zkey {
             if (r.remaining() != uint64_t(n) * entry)
                 throw r.fail("size disagrees with nCoeffs = " + std::to_string(n) + " (expected " +
                              std::to_string(uint64_t(n) * entry + 4) + " bytes)");
-            out.coeffs.resize(n);
-            // The file holds s = c*R^2 mod r. Read as a Montgomery form, s is the element c*R,
-            // whose canonical integer c*R is the Montgomery form of c: one reduction undoes it.
-            for (uint32_t i = 0; i < n; ++i) {
-                auto& e = out.coeffs[i];
-                const uint32_t m = r.u32();
-                e.constraint = r.u32();
-                e.signal = r.u32();
+            resize_for_bulk_read(out.coeffs, n);
+            // Parsed in parallel chunks straight from the source (as the points are); the first
+            // bad entry is found by a min reduction and described afterwards.
+            const byte_source& src = r.source();
+            const uint64_t at = r.take(uint64_t(n) * entry);
+            const uint32_t domain = out.domain_size, vars = out.n_vars;
+            // One entry: matrix, constraint, signal (u32 each), then s = c*R^2 mod r. Read as a
+            // Montgomery form, s is the element c*R, whose canonical integer c*R is the
+            // Montgomery form of c: one reduction undoes it. Returns why it is bad, or nullptr.
+            auto parse = [domain, vars](const uint8_t* b, zkey_coefficient<fr>& e) -> const char* {
+                auto u32_at = [b](size_t o) {
+                    return uint32_t(b[o]) | uint32_t(b[o + 1]) << 8 | uint32_t(b[o + 2]) << 16 | uint32_t(b[o + 3]) << 24;
+                };
+                const uint32_t m = u32_at(0);
+                e.constraint = u32_at(4);
+                e.signal = u32_at(8);
                 typename fr::integer stored{};
-                r.read(&stored, n8_of<fr>);
-                auto at = [i] { return "coefficient " + std::to_string(i); };
-                if (m > 1) throw r.fail(at() + ": matrix " + std::to_string(m) + " is neither 0 (A) nor 1 (B)");
-                if (e.constraint >= out.domain_size)
-                    throw r.fail(at() + ": constraint " + std::to_string(e.constraint) + " is not below domainSize");
-                if (e.signal >= out.n_vars)
-                    throw r.fail(at() + ": signal " + std::to_string(e.signal) + " is not below nVars");
-                if (!below_modulus<fr>(stored)) throw r.fail(at() + ": value is not below the modulus r");
+                std::memcpy(&stored, b + 12, n8_of<fr>);
+                if (m > 1) return "matrix is neither 0 (A) nor 1 (B)";
+                if (e.constraint >= domain) return "constraint is not below domainSize";
+                if (e.signal >= vars) return "signal is not below nVars";
+                if (!below_modulus<fr>(stored)) return "value is not below the modulus r";
                 e.matrix = zkey_matrix(m);
                 e.value = fr::from_montgomery_unchecked(fr::from_montgomery_unchecked(stored).to_canonical());
+                return nullptr;
+            };
+            // Batches through one buffer allocated here (nothing may throw inside the parallel
+            // region), each cut into chunks that the threads read and parse.
+            constexpr int64_t batch = int64_t(1) << 18, chunk = int64_t(1) << 12;
+            const int64_t count = int64_t(n);
+            int64_t first_bad = count;
+            std::exception_ptr io_error;
+            std::vector<uint8_t> buf(size_t(std::min(count, batch)) * entry);
+            for (int64_t b0 = 0; b0 < count && first_bad == count && !io_error; b0 += batch) {
+                const int64_t b1 = std::min(count, b0 + batch), chunks = (b1 - b0 + chunk - 1) / chunk;
+#pragma omp parallel for reduction(min : first_bad) schedule(dynamic, 2)
+                for (int64_t c = 0; c < chunks; ++c) {
+                    const int64_t lo = b0 + c * chunk, hi = std::min(b1, lo + chunk);
+                    uint8_t* bytes = buf.data() + size_t(lo - b0) * entry;
+                    try {
+                        src.read_at(at + uint64_t(lo) * entry, bytes, size_t(hi - lo) * entry);
+                    } catch (...) {
+#pragma omp critical(cuzk_zkey_coefficients)
+                        if (!io_error) io_error = std::current_exception();
+                        continue;
+                    }
+                    for (int64_t i = lo; i < hi; ++i)
+                        if (parse(bytes + size_t(i - lo) * entry, out.coeffs[size_t(i)]) != nullptr) {
+                            first_bad = std::min(first_bad, i);
+                            break;
+                        }
+                }
+            }
+            if (io_error) std::rethrow_exception(io_error);
+            if (first_bad < count) {
+                uint8_t b[entry];
+                src.read_at(at + uint64_t(first_bad) * entry, b, entry);
+                zkey_coefficient<fr> e{};
+                const char* why = parse(b, e);
+                const uint32_t m = uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
+                std::string detail = why;
+                if (m > 1) detail = "matrix " + std::to_string(m) + " is neither 0 (A) nor 1 (B)";
+                else if (e.constraint >= domain) detail = "constraint " + std::to_string(e.constraint) + " is not below domainSize";
+                else if (e.signal >= vars) detail = "signal " + std::to_string(e.signal) + " is not below nVars";
+                throw r.fail("coefficient " + std::to_string(first_bad) + ": " + detail);
             }
             r.expect_end();
         }
