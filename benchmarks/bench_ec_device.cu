@@ -7,7 +7,8 @@
 // The grid is one full wave of resident blocks (occupancy from the CUDA API). Each launch is
 // timed with CUDA events after a warm-up launch; the rate (counter ops_per_s) uses the median
 // of 7 launches. Before a number is reported, a sample of threads is recomputed on the host
-// and compared bit for bit (a mismatch reports an error instead of a number).
+// and compared bit for bit (a mismatch reports an error instead of a number). The kernels are
+// test_ec_device's, compiled once for both (tests/ec_device_kernels.hpp).
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
@@ -22,6 +23,7 @@
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
+#include "ec_device_kernels.hpp"
 
 namespace {
 
@@ -29,51 +31,13 @@ using namespace cuzk;
 
 constexpr size_t table_size = 1 << 14;  // distinct input points (power of two)
 
-enum class op { xyzz_mixed_add, xyzz_add, jacobian_mixed_add, jacobian_add, xyzz_double, jacobian_double };
+using ec_kernels::op;
 
-template <class G, op O>
-struct accumulator {
-    using type = std::conditional_t<O == op::xyzz_mixed_add || O == op::xyzz_add || O == op::xyzz_double, xyzz<G>,
-                                    jacobian<G>>;
-};
-
-/// The per-thread chain, shared by the kernel and the host check.
-template <class G, op O>
-CUZK_HD typename accumulator<G, O>::type chain(size_t tid, unsigned iters, const affine<G>* a, const xyzz<G>* x,
-                                               const jacobian<G>* j) {
-    const size_t start = (tid * 40503u) & (table_size - 1);
-    typename accumulator<G, O>::type acc{};
-    if constexpr (O == op::xyzz_mixed_add || O == op::xyzz_add || O == op::xyzz_double) {
-        acc = x[start];
-    } else {
-        acc = j[start];
-    }
-    for (unsigned it = 0; it < iters; ++it) {
-        const size_t k = (start + 1 + it) & (table_size - 1);
-        if constexpr (O == op::xyzz_mixed_add || O == op::jacobian_mixed_add) acc += a[k];
-        if constexpr (O == op::xyzz_add) acc += x[k];
-        if constexpr (O == op::jacobian_add) acc += j[k];
-        if constexpr (O == op::xyzz_double || O == op::jacobian_double) acc = acc.dbl();
-    }
-    return acc;
-}
-
-template <class G, op O>
-__global__ void chain_kernel(unsigned iters, const affine<G>* a, const xyzz<G>* x, const jacobian<G>* j,
-                             typename accumulator<G, O>::type* out) {
-    const size_t tid = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-    out[tid] = chain<G, O>(tid, iters, a, x, j);
-}
-
-template <class G, bool CT>
-__global__ void mul_kernel(const jacobian<G>* j, const typename G::scalar* k, jacobian<G>* out) {
-    const size_t tid = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-    const size_t i = tid & (table_size - 1);
-    if constexpr (CT) {
-        out[tid] = mul(j[i], k[i]);
-    } else {
-        out[tid] = mul_vartime(j[i], k[i]);
-    }
+/// The table walk of every chain: thread tid starts at (tid * 40503) mod table_size and adds
+/// the next `iters` table entries (the kernels are shared with test_ec_device,
+/// tests/ec_device_kernels.hpp).
+ec_kernels::chain_shape walk(unsigned iters) {
+    return {.iters = iters, .stride = 40503, .offset = 1, .mask = table_size - 1};
 }
 
 template <class T>
@@ -162,20 +126,33 @@ void BM_chain(benchmark::State& state) {
         state.SkipWithError("no CUDA device");
         return;
     }
-    using Acc = typename accumulator<G, O>::type;
+    using T = ec_kernels::op_types<G, O>;
+    using Acc = typename T::acc;
     auto& tb = tables<G>::get();
-    const unsigned iters = unsigned(state.range(0));
-    int dev = 0, sms = 0, per_sm = 0;
+    const ec_kernels::chain_shape shape = walk(unsigned(state.range(0)));
+    // the start table has the accumulator's type; what is added is affine, XYZZ or Jacobian
+    const Acc *first = nullptr, *h_first = nullptr;
+    const typename T::addend *second = nullptr, *h_second = nullptr;
+    if constexpr (T::xyzz_acc) {
+        first = tb.dx, h_first = tb.x.data();
+    } else {
+        first = tb.dj, h_first = tb.j.data();
+    }
+    if constexpr (T::mixed) {
+        second = tb.da, h_second = tb.a.data();
+    } else if constexpr (!T::doubling) {
+        second = first, h_second = h_first;
+    }
+    int dev = 0, sms = 0;
     constexpr int block = 128;
     CUZK_CUDA_CHECK(cudaGetDevice(&dev));
     CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, chain_kernel<G, O>, block, 0));
+    const int per_sm = ec_kernels::chain_blocks_per_sm<G, O>(block);
     const size_t blocks = size_t(sms) * std::max(per_sm, 1), threads = blocks * block;
     Acc* out = nullptr;
     CUZK_CUDA_CHECK(cudaMalloc(&out, threads * sizeof(Acc)));
     auto launch = [&] {
-        chain_kernel<G, O><<<blocks, block>>>(iters, tb.da, tb.dx, tb.dj, out);
-        CUZK_CUDA_CHECK_LAUNCH("chain_kernel");
+        ec_kernels::launch_chain<G, O>(unsigned(blocks), block, 0, threads, shape, first, second, out);
     };
     double sec = 0;
     for (auto _ : state) {
@@ -187,13 +164,13 @@ void BM_chain(benchmark::State& state) {
     CUZK_CUDA_CHECK(cudaMemcpy(got.data(), out, threads * sizeof(Acc), cudaMemcpyDeviceToHost));
     cudaFree(out);
     for (size_t tid : {size_t(0), threads / 3, threads - 1}) {
-        Acc want = chain<G, O>(tid, iters, tb.a.data(), tb.x.data(), tb.j.data());
+        Acc want = ec_kernels::chain<G, O>(tid, shape, h_first, h_second);
         if (!same_bytes(want, got[tid])) {
             state.SkipWithError("device result differs from the host");
             return;
         }
     }
-    state.counters["ops_per_s"] = double(threads) * iters / sec;
+    state.counters["ops_per_s"] = double(threads) * shape.iters / sec;
     state.counters["threads"] = double(threads);
     state.counters["occupancy_blocks_per_sm"] = per_sm;
 }
@@ -205,17 +182,16 @@ void BM_mul(benchmark::State& state) {
         return;
     }
     auto& tb = tables<G>::get();
-    int dev = 0, sms = 0, per_sm = 0;
+    int dev = 0, sms = 0;
     constexpr int block = 64;
     CUZK_CUDA_CHECK(cudaGetDevice(&dev));
     CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
-    CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, mul_kernel<G, CT>, block, 0));
+    const int per_sm = ec_kernels::mul_blocks_per_sm<G, CT>(block);
     const size_t blocks = size_t(sms) * std::max(per_sm, 1), threads = blocks * block;
     jacobian<G>* out = nullptr;
     CUZK_CUDA_CHECK(cudaMalloc(&out, threads * sizeof(jacobian<G>)));
     auto launch = [&] {
-        mul_kernel<G, CT><<<blocks, block>>>(tb.dj, tb.dk, out);
-        CUZK_CUDA_CHECK_LAUNCH("mul_kernel");
+        ec_kernels::launch_mul<G, CT>(unsigned(blocks), block, 0, threads, table_size - 1, tb.dj, tb.dk, out);
     };
     double sec = 0;
     for (auto _ : state) {

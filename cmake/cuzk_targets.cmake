@@ -27,3 +27,13 @@ function(cuzk_executable name)
     target_compile_options(${name} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fopenmp>)
   endif()
 endfunction()
+
+# The device point-operation kernels of test_ec_device and bench_ec_device (tests/ec_device_kernels.hpp),
+# compiled once for both instead of in each TU (they are most of both TUs' compile time). Built
+# only when one of them is.
+if(CUZK_HAVE_CUDA)
+  add_library(cuzk_ec_device_kernels STATIC EXCLUDE_FROM_ALL ${PROJECT_SOURCE_DIR}/tests/ec_device_kernels.cu)
+  target_include_directories(cuzk_ec_device_kernels PUBLIC ${PROJECT_SOURCE_DIR}/tests)
+  target_link_libraries(cuzk_ec_device_kernels PUBLIC cuzk::cuzk)
+  target_compile_options(cuzk_ec_device_kernels PRIVATE -Xcompiler=-Wall ${CUZK_CUDA_DEVICE_FLAGS})
+endif()

@@ -6,7 +6,8 @@
 // an exceptional case: P + P through the add path (different Z), P + (-P), identity on the
 // left, on the right, on both sides, and the affine identity. The host code is the oracle here
 // (it is itself checked against the textbook affine group law in test_ec_group). Skips
-// when no CUDA device is present.
+// when no CUDA device is present. The kernels (tests/ec_device_kernels.hpp) are compiled once, in
+// a library that bench_ec_device links too.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -21,78 +22,37 @@
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
+#include "ec_device_kernels.hpp"
 #include "gpu_test.hpp"
 
 namespace {
 
 using namespace cuzk;
 
-/// The six point operations at one index: the same function runs on the host and the device.
-template <class G>
-struct op_arrays {
-    const jacobian<G>* a;
-    const jacobian<G>* b;
-    const affine<G>* q;
-    const xyzz<G>* xa;
-    const xyzz<G>* xb;
-    jacobian<G>* j_add;
-    jacobian<G>* j_madd;
-    jacobian<G>* j_dbl;
-    xyzz<G>* x_add;
-    xyzz<G>* x_madd;
-    xyzz<G>* x_dbl;
-};
-
-/// The six operations; each gets its own kernel instantiation (one formula per kernel keeps
-/// nvcc's compile time reasonable: its cost grows faster than linearly with function size).
-enum class op { jacobian_add, jacobian_madd, jacobian_dbl, xyzz_add, xyzz_madd, xyzz_dbl };
+/// The six point operations at one index, as one-step chains of the shared kernels
+/// (ec_device_kernels.hpp): out[i] = first[i] + second[i], or first[i].dbl().
+using ec_kernels::chain_shape;
+using ec_kernels::op;
 
 template <class G, op O>
-CUZK_HD void run_op(const op_arrays<G>& o, size_t i) {
-    if constexpr (O == op::jacobian_add) o.j_add[i] = o.a[i] + o.b[i];
-    if constexpr (O == op::jacobian_madd) o.j_madd[i] = o.a[i] + o.q[i];
-    if constexpr (O == op::jacobian_dbl) o.j_dbl[i] = o.a[i].dbl();
-    if constexpr (O == op::xyzz_add) o.x_add[i] = o.xa[i] + o.xb[i];
-    if constexpr (O == op::xyzz_madd) o.x_madd[i] = o.xa[i] + o.q[i];
-    if constexpr (O == op::xyzz_dbl) o.x_dbl[i] = o.xa[i].dbl();
-}
+using acc_t = typename ec_kernels::op_types<G, O>::acc;
+template <class G, op O>
+using addend_t = typename ec_kernels::op_types<G, O>::addend;
 
-template <class G>
-CUZK_HD void run_ops(const op_arrays<G>& o, size_t i) {
-    run_op<G, op::jacobian_add>(o, i);
-    run_op<G, op::jacobian_madd>(o, i);
-    run_op<G, op::jacobian_dbl>(o, i);
-    run_op<G, op::xyzz_add>(o, i);
-    run_op<G, op::xyzz_madd>(o, i);
-    run_op<G, op::xyzz_dbl>(o, i);
+/// Host reference: the same chain function the kernel runs, for every index.
+template <class G, op O>
+std::vector<acc_t<G, O>> host_op(const std::vector<acc_t<G, O>>& first, const addend_t<G, O>* second) {
+    std::vector<acc_t<G, O>> out(first.size());
+    const chain_shape one;
+#pragma omp parallel for
+    for (long i = 0; i < long(first.size()); ++i)
+        out[size_t(i)] = ec_kernels::chain<G, O>(size_t(i), one, first.data(), second);
+    return out;
 }
 
 template <class G, op O>
-__global__ void op_kernel(op_arrays<G> o, size_t n) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-        run_op<G, O>(o, i);
-}
-
-template <class G>
-void launch_ops(const op_arrays<G>& o, size_t n, cudaStream_t s) {
-    op_kernel<G, op::jacobian_add><<<1024, 128, 0, s>>>(o, n);
-    op_kernel<G, op::jacobian_madd><<<1024, 128, 0, s>>>(o, n);
-    op_kernel<G, op::jacobian_dbl><<<1024, 128, 0, s>>>(o, n);
-    op_kernel<G, op::xyzz_add><<<1024, 128, 0, s>>>(o, n);
-    op_kernel<G, op::xyzz_madd><<<1024, 128, 0, s>>>(o, n);
-    op_kernel<G, op::xyzz_dbl><<<1024, 128, 0, s>>>(o, n);
-    CUZK_CUDA_CHECK_LAUNCH("op_kernel");
-}
-
-template <class G, bool CT>
-__global__ void mul_kernel(size_t n, const jacobian<G>* p, const typename G::scalar* k, jacobian<G>* out) {
-    for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) {
-        if constexpr (CT) {
-            out[i] = mul(p[i], k[i]);
-        } else {
-            out[i] = mul_vartime(p[i], k[i]);
-        }
-    }
+void launch_op(size_t n, const acc_t<G, O>* first, const addend_t<G, O>* second, acc_t<G, O>* out, cudaStream_t s) {
+    ec_kernels::launch_chain<G, O>(1024, 128, s, n, chain_shape{}, first, second, out);
 }
 
 template <class F, class Rng>
@@ -179,12 +139,12 @@ TYPED_TEST(ec_device, point_ops_match_host_bit_for_bit) {
         xb[i] = to_xyzz(b[i]);
     }
     // host reference
-    std::vector<J> h_jadd(n), h_jmadd(n), h_jdbl(n);
-    std::vector<X> h_xadd(n), h_xmadd(n), h_xdbl(n);
-    op_arrays<G> h{a.data(), b.data(), q.data(), xa.data(), xb.data(), h_jadd.data(), h_jmadd.data(),
-                   h_jdbl.data(), h_xadd.data(), h_xmadd.data(), h_xdbl.data()};
-#pragma omp parallel for
-    for (long i = 0; i < long(n); ++i) run_ops(h, size_t(i));
+    const auto h_jadd = host_op<G, op::jacobian_add>(a, b.data());
+    const auto h_jmadd = host_op<G, op::jacobian_mixed_add>(a, q.data());
+    const auto h_jdbl = host_op<G, op::jacobian_double>(a, nullptr);
+    const auto h_xadd = host_op<G, op::xyzz_add>(xa, xb.data());
+    const auto h_xmadd = host_op<G, op::xyzz_mixed_add>(xa, q.data());
+    const auto h_xdbl = host_op<G, op::xyzz_double>(xa, nullptr);
     // device
     gpu::stream s;
     auto da = upload(a, s), db = upload(b, s);
@@ -192,9 +152,12 @@ TYPED_TEST(ec_device, point_ops_match_host_bit_for_bit) {
     auto dxa = upload(xa, s), dxb = upload(xb, s);
     gpu::device_buffer<J> d_jadd(n, s), d_jmadd(n, s), d_jdbl(n, s);
     gpu::device_buffer<X> d_xadd(n, s), d_xmadd(n, s), d_xdbl(n, s);
-    op_arrays<G> d{da.data(), db.data(), dq.data(), dxa.data(), dxb.data(), d_jadd.data(), d_jmadd.data(),
-                   d_jdbl.data(), d_xadd.data(), d_xmadd.data(), d_xdbl.data()};
-    launch_ops(d, n, s);
+    launch_op<G, op::jacobian_add>(n, da.data(), db.data(), d_jadd.data(), s);
+    launch_op<G, op::jacobian_mixed_add>(n, da.data(), dq.data(), d_jmadd.data(), s);
+    launch_op<G, op::jacobian_double>(n, da.data(), nullptr, d_jdbl.data(), s);
+    launch_op<G, op::xyzz_add>(n, dxa.data(), dxb.data(), d_xadd.data(), s);
+    launch_op<G, op::xyzz_mixed_add>(n, dxa.data(), dq.data(), d_xmadd.data(), s);
+    launch_op<G, op::xyzz_double>(n, dxa.data(), nullptr, d_xdbl.data(), s);
     expect_bitwise_equal(h_jadd, d_jadd, s, "jacobian add");
     expect_bitwise_equal(h_jmadd, d_jmadd, s, "jacobian mixed add");
     expect_bitwise_equal(h_jdbl, d_jdbl, s, "jacobian double");
@@ -240,9 +203,8 @@ TYPED_TEST(ec_device, scalar_mul_matches_host_bit_for_bit) {
     auto dp = upload(p, s);
     auto dk = upload(k, s);
     gpu::device_buffer<J> d_ct(n, s), d_vt(n, s);
-    mul_kernel<G, true><<<n / 64, 64, 0, s>>>(n, dp.data(), dk.data(), d_ct.data());
-    mul_kernel<G, false><<<n / 64, 64, 0, s>>>(n, dp.data(), dk.data(), d_vt.data());
-    CUZK_CUDA_CHECK_LAUNCH("mul_kernel");
+    ec_kernels::launch_mul<G, true>(n / 64, 64, s, n, ~size_t(0), dp.data(), dk.data(), d_ct.data());
+    ec_kernels::launch_mul<G, false>(n / 64, 64, s, n, ~size_t(0), dp.data(), dk.data(), d_vt.data());
     expect_bitwise_equal(h_ct, d_ct, s, "constant-time mul");
     expect_bitwise_equal(h_vt, d_vt, s, "wNAF mul");
     for (size_t i = 0; i < n; i += 97) EXPECT_TRUE(h_ct[i] == h_vt[i]) << i;

@@ -11,7 +11,9 @@
 # Then `cuzk-setup --r1cs`: the circom circuits of tests/interop/circuits, compiled for CURVE
 # with the repo's circom2 (skipped with a message when it is absent), their witnesses from
 # circom's wasm; the keys cuzk-setup writes for the .r1cs prove in snarkjs and cuzk-prove, and
-# snarkjs accepts both proofs; a corrupted witness and the wrong --curve are refused.
+# snarkjs accepts both proofs; a corrupted witness and the wrong --curve are refused. With
+# CUZK_INTEROP_DIR set (ctest sets it), the circuits' .r1cs and .wtns are make_fixtures.sh's for
+# CURVE (the same circom2 on the same sources and inputs) instead of being compiled again.
 set -euo pipefail
 [ $# -ge 5 ] || { echo "usage: $0 CURVE CUZK_SETUP CUZK_PROVE CUZK_VERIFY SNARKJS_CLI [LOG_SIZES]" >&2; exit 2; }
 curve=$1
@@ -95,13 +97,22 @@ else
     circuits="$circuits poseidon_cmp"
   fi
   other=$([ "$curve" = bn128 ] && echo bls12381 || echo bn128)
+  fixtures=
+  if [ -n "${CUZK_INTEROP_DIR:-}" ] && [ -f "$CUZK_INTEROP_DIR/$curve/stamp" ]; then
+    fixtures=$CUZK_INTEROP_DIR/$curve
+  fi
   for name in $circuits; do
     d=$work/r1cs_$name
     mkdir -p "$d"
-    (cd "$src" && "$circom2" "$name.circom" --r1cs --wasm --prime "$curve" -l . -o "$d") >"$d/circom.log" 2>&1 ||
-      fail "$name: circom: $(tail -3 "$d/circom.log")"
-    $snarkjs wtns calculate "$d/${name}_js/$name.wasm" "$src/$name.input.json" "$d/w.wtns" >"$d/wtns.log" 2>&1 ||
-      fail "$name: snarkjs wtns calculate: $(tail -3 "$d/wtns.log")"
+    if [ -n "$fixtures" ] && [ -s "$fixtures/$name/$name.r1cs" ] && [ -s "$fixtures/$name/$name.wtns" ]; then
+      cp "$fixtures/$name/$name.r1cs" "$d/$name.r1cs"
+      cp "$fixtures/$name/$name.wtns" "$d/w.wtns"
+    else
+      (cd "$src" && "$circom2" "$name.circom" --r1cs --wasm --prime "$curve" -l . -o "$d") >"$d/circom.log" 2>&1 ||
+        fail "$name: circom: $(tail -3 "$d/circom.log")"
+      $snarkjs wtns calculate "$d/${name}_js/$name.wasm" "$src/$name.input.json" "$d/w.wtns" >"$d/wtns.log" 2>&1 ||
+        fail "$name: snarkjs wtns calculate: $(tail -3 "$d/wtns.log")"
+    fi
     "$setup" --r1cs "$d/$name.r1cs" --wtns "$d/w.wtns" --seed 7 "$d/k" >"$d/setup.log" 2>"$d/setup.err" ||
       fail "$name: cuzk-setup --r1cs: $(cat "$d/setup.err")"
     grep -q "INSECURE" "$d/setup.err" || fail "cuzk-setup --r1cs does not warn that its keys are insecure"
