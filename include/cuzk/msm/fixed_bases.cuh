@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(128) fixed_bases_kernel(affine<G>* table, cons
         if (w + 1 < windows)
             for (unsigned k = 0; k < c; ++k) p = p.dbl();
     }
-    F inv = product.inverse();  // the inverse of every Z so far
+    F inv = product.inverse_vartime();  // the inverse of every Z so far (public points: binary GCD)
     for (unsigned w = windows; w-- > 0;) {
         affine<G> a{};  // the identity is (0, 0)
         if (!row[w].is_identity()) {
