@@ -50,6 +50,7 @@ struct options {
     std::string backend = "auto", locking = "split", staging = "prestaged", g2 = "gpu", evaluate = "gpu";
     double vram_gb = 0;  // 0: 90% of the device's memory
     bool precompute = false;
+    bool porep = false;
 };
 
 [[noreturn]] void usage(const char* why) {
@@ -61,6 +62,8 @@ struct options {
                  "  --witness random|bits        random: all witness values full width (default);\n"
                  "                               bits: 90%% of them in {0, 1}, like Filecoin's circuits\n"
                  "  --bit-share F                share of bit-valued witness in [0, 1]\n"
+                 "  --porep                      a Filecoin PoRep-shaped partition (groth16::porep_shape: 97%% bits,\n"
+                 "                               A/B densities 99.7%%/25.4%%) with a density-compressed key\n"
                  "  --proofs N                   proofs with the resident key (default 1)\n"
                  "  --backend auto|cpu|gpu       (default auto: gpu when present)\n"
                  "  --lock split|device|none     GPU lock granularity (default split)\n"
@@ -110,6 +113,7 @@ options parse(int argc, char** argv) {
         else if (a == "--g2") o.g2 = one_of({"gpu", "cpu"});
         else if (a == "--evaluate") o.evaluate = one_of({"gpu", "host"});
         else if (a == "--precompute") o.precompute = true;
+        else if (a == "--porep") o.porep = true;
         else if (a == "--workers") o.workers = unsigned(number(1, 64));
         else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
         else if (a == "--seed") o.seed = uint64_t(number(0, 1e18));
@@ -230,10 +234,13 @@ int run(const options& o) {
 #endif
         return 2;
     }
-    std::printf("cuzk-prove: %s, domain 2^%u, witness %.0f%% bits, %u proof(s), %s backend\n", Curve::name, o.log_size,
-                100 * o.bit_share, o.proofs, gpu ? "GPU" : "CPU");
+    const synthetic_options shape =
+        o.porep ? porep_shape(o.log_size, o.seed)
+                : synthetic_options{.log_domain = o.log_size, .num_public = 4, .bit_share = o.bit_share, .seed = o.seed};
+    std::printf("cuzk-prove: %s, domain 2^%u, %switness %.0f%% bits, %u proof(s), %s backend\n", Curve::name, o.log_size,
+                o.porep ? "PoRep-shaped, " : "", 100 * shape.bit_share, o.proofs, gpu ? "GPU" : "CPU");
     auto t0 = std::chrono::steady_clock::now();
-    auto ckt = synthetic_circuit<Fr>({.log_domain = o.log_size, .num_public = 4, .bit_share = o.bit_share, .seed = o.seed});
+    auto ckt = synthetic_circuit<Fr>(shape);
     std::printf("  circuit: %zu constraints, %zu variables, %zu public inputs (%.2f s)\n", ckt.system.num_constraints(),
                 ckt.system.num_variables, ckt.system.num_public, seconds_since(t0));
     t0 = std::chrono::steady_clock::now();
@@ -244,6 +251,12 @@ int run(const options& o) {
 #endif
     if (!pk) pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure<Curve>(ckt.system, o.seed));
     std::printf("  setup: %.2f s\n", seconds_since(t0));
+    if (o.porep) {  // Filecoin's keys hold A and B points only for non-empty columns
+        const auto [a_density, b_density] = r1cs_densities(ckt.system);
+        pk = std::make_shared<const proving_key<Curve>>(to_density_compressed(*pk, a_density, b_density));
+        std::printf("  key density-compressed: A %zu, B %zu of %zu variables\n", pk->a.size(), pk->b_g1.size(),
+                    pk->num_variables());
+    }
 
     bool ok = false;
 #if defined(__CUDACC__)
