@@ -53,10 +53,16 @@ struct options {
     bool porep = false;
 };
 
-[[noreturn]] void usage(const char* why) {
-    std::fprintf(stderr,
+/// Prints `why` and the usage; to stdout with exit status 0 for --help, else to stderr with 2.
+[[noreturn]] void usage(const char* why, bool help = false) {
+    std::fprintf(help ? stdout : stderr,
                  "%s\n"
-                 "usage: cuzk-prove [options]\n"
+                 "usage: cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend auto|cpu|gpu] [--stages]\n"
+                 "                               rapidsnark's interface: proves a circom/snarkjs circuit (bn128 or\n"
+                 "                               bls12381, read from the zkey), verifies the proof, then writes\n"
+                 "                               proof.json and public.json as snarkjs does; exits 1 and writes\n"
+                 "                               nothing if the witness does not satisfy the circuit\n"
+                 "       cuzk-prove [options]    proves the embedded synthetic circuit with INSECURE test keys:\n"
                  "  --curve bls12-381|bn254      (default bls12-381)\n"
                  "  --log-size K                 proving domain of 2^K rows (default 12)\n"
                  "  --witness random|bits        random: all witness values full width (default);\n"
@@ -77,7 +83,7 @@ struct options {
                  "  --vram-gb G                  VRAM budget (default: 90%% of the device)\n"
                  "  --seed S                     circuit and setup seed (default 1)\n",
                  why);
-    std::exit(2);
+    std::exit(help ? 0 : 2);
 }
 
 options parse(int argc, char** argv) {
@@ -96,6 +102,11 @@ options parse(int argc, char** argv) {
                 usage(("cuzk-prove: bad value '" + v + "' for " + std::string(a)).c_str());
             return x;
         };
+        auto integer = [&](double lo, double hi) {
+            const double x = number(lo, hi);
+            if (x != double(uint64_t(x))) usage(("cuzk-prove: " + std::string(a) + " takes a whole number").c_str());
+            return x;
+        };
         auto one_of = [&](std::initializer_list<const char*> allowed) {
             std::string v = value();
             for (const char* x : allowed)
@@ -103,10 +114,10 @@ options parse(int argc, char** argv) {
             usage(("cuzk-prove: bad value '" + v + "' for " + std::string(a)).c_str());
         };
         if (a == "--curve") o.curve = one_of({"bls12-381", "bn254"});
-        else if (a == "--log-size") o.log_size = unsigned(number(3, 28));
+        else if (a == "--log-size") o.log_size = unsigned(integer(3, 28));
         else if (a == "--witness") o.bit_share = one_of({"random", "bits"}) == "bits" ? 0.9 : 0.0;
         else if (a == "--bit-share") o.bit_share = number(0, 1);
-        else if (a == "--proofs") o.proofs = unsigned(number(1, 1e6));
+        else if (a == "--proofs") o.proofs = unsigned(integer(1, 1e6));
         else if (a == "--backend") o.backend = one_of({"auto", "cpu", "gpu"});
         else if (a == "--lock") o.locking = one_of({"split", "device", "none"});
         else if (a == "--staging") o.staging = one_of({"prestaged", "on-demand", "streamed"});
@@ -114,12 +125,14 @@ options parse(int argc, char** argv) {
         else if (a == "--evaluate") o.evaluate = one_of({"gpu", "host"});
         else if (a == "--precompute") o.precompute = true;
         else if (a == "--porep") o.porep = true;
-        else if (a == "--workers") o.workers = unsigned(number(1, 64));
+        else if (a == "--workers") o.workers = unsigned(integer(1, 64));
         else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
-        else if (a == "--seed") o.seed = uint64_t(number(0, 1e18));
-        else if (a == "--help" || a == "-h") usage("cuzk-prove: the example Groth16 prover");
+        else if (a == "--seed") o.seed = uint64_t(integer(0, 1e18));
+        else if (a == "--help" || a == "-h") usage("cuzk-prove: the example Groth16 prover", true);
         else usage(("cuzk-prove: unknown argument " + std::string(a)).c_str());
     }
+    // BN254's Fr has 2-adicity 28 and the test keys' H points live on the 2n-point domain.
+    if (o.curve == "bn254" && o.log_size > 27) usage("cuzk-prove: --log-size for bn254 is at most 27");
     return o;
 }
 
@@ -341,8 +354,11 @@ int main(int argc, char** argv) {
         bool stages = false;
         for (int i = 5; i < argc; ++i) {
             std::string_view a = argv[i];
-            if (a == "--backend" && i + 1 < argc) backend = argv[++i];
-            else if (a == "--stages") stages = true;
+            if (a == "--backend" && i + 1 < argc) {
+                backend = argv[++i];
+                if (backend != "auto" && backend != "cpu" && backend != "gpu")
+                    usage(("cuzk-prove: bad value '" + backend + "' for --backend (auto, cpu or gpu)").c_str());
+            } else if (a == "--stages") stages = true;
             else usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--stages]");
         }
         try {

@@ -36,8 +36,16 @@ int verify_files(const std::string& vk_path, const std::string& public_path, con
 }  // namespace
 
 int main(int argc, char** argv) {
+    const char* usage =
+        "usage: cuzk-verify <verification_key.json> <public.json> <proof.json>\n"
+        "  verifies a snarkjs Groth16 proof (bn128 or bls12381) with cuzk's verifier; prints OK! and exits 0\n"
+        "  for a valid proof, else says why and exits 1 (2 for usage or file errors)\n";
+    if (argc == 2 && (std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h")) {
+        std::fputs(usage, stdout);
+        return 0;
+    }
     if (argc != 4) {
-        std::fprintf(stderr, "usage: cuzk-verify <verification_key.json> <public.json> <proof.json>\n");
+        std::fputs(usage, stderr);
         return 2;
     }
     try {

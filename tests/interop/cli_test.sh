@@ -56,4 +56,25 @@ if "$prove" "$fixtures/$a/$a.zkey" "$fixtures/$b/$b.wtns" "$work/x.json" "$work/
   fail "cuzk-prove accepted the witness of $b for $a"
 fi
 grep -q "expects" "$work/err" || fail "unclear error for a mismatched witness: $(cat "$work/err")"
+
+# Command-line hygiene (issue 15 item 5): --help to stdout with status 0, bad values are usage errors
+# (status 2) before anything runs, in both modes.
+"$prove" --help >"$work/help" 2>"$work/help_err" || fail "cuzk-prove --help exited $?"
+grep -q "circuit.zkey" "$work/help" || fail "cuzk-prove --help does not document the file mode"
+[ ! -s "$work/help_err" ] || fail "cuzk-prove --help wrote to stderr"
+"$verify" --help >"$work/vhelp" || fail "cuzk-verify --help exited $?"
+grep -q "usage" "$work/vhelp" || fail "cuzk-verify --help printed no usage"
+expect_usage_error() {
+  local rc=0
+  "$@" >/dev/null 2>&1 || rc=$?
+  [ "$rc" -eq 2 ] || fail "expected a usage error (status 2) from: $* (got $rc)"
+}
+expect_usage_error "$prove" --log-size 16.5
+expect_usage_error "$prove" --log-size 2
+expect_usage_error "$prove" --proofs 0
+expect_usage_error "$prove" --curve bn254 --log-size 28
+expect_usage_error "$prove" --backend foo
+expect_usage_error "$prove" "$fixtures/$a/$a.zkey" "$fixtures/$a/$a.wtns" "$work/x.json" "$work/y.json" --backend foo
+expect_usage_error "$prove" "$fixtures/$a/$a.zkey" "$fixtures/$a/$a.wtns" "$work/x.json" "$work/y.json" --frobnicate
+[ ! -e "$work/x.json" ] || fail "a usage error wrote a proof"
 echo "cli_test: $2 all ok"
