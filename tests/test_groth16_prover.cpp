@@ -134,9 +134,9 @@ TYPED_TEST(ProverTest, ProofPointsHaveTheExpectedDiscreteLogs) {
     }
 }
 
-TYPED_TEST(ProverTest, BuilderCircuitWithUnusedRows) {
-    using Fr = typename TypeParam::fr;
-    // x^3 + x + 5 = 35: 3 constraints + 2 public rows in a domain of 8 (3 empty rows).
+/// x^3 + x + 5 = 35 with a domain of 8 (3 constraints, 2 public rows, 3 empty rows).
+template <class Fr>
+circuit<Fr> cubic_circuit() {
     circuit_builder<Fr> cb;
     auto x = cb.add_witness(Fr::from_u64(3));
     auto y = cb.add_public(Fr::from_u64(35));
@@ -145,7 +145,12 @@ TYPED_TEST(ProverTest, BuilderCircuitWithUnusedRows) {
     cb.enforce(x, x, x2);
     cb.enforce(x2, x, x3);
     cb.enforce(linear_combination<Fr>(x3) + x + Fr::from_u64(5) * circuit_builder<Fr>::one(), cb.one(), y);
-    check_proof_discrete_logs<TypeParam>(std::move(cb).build(), 7, 8);
+    return std::move(cb).build();
+}
+
+TYPED_TEST(ProverTest, BuilderCircuitWithUnusedRows) {
+    using Fr = typename TypeParam::fr;
+    check_proof_discrete_logs<TypeParam>(cubic_circuit<Fr>(), 7, 8);
 }
 
 TYPED_TEST(ProverTest, RejectsBadInput) {
@@ -199,19 +204,6 @@ TYPED_TEST(ProverTest, TwoProofsOfOneWitnessDiffer) {
 
 // ---- bellperson's domain ------------------------------------------------------------------------
 
-/// x^3 + x + 5 = 35 with a domain of 8 (3 constraints, 2 public rows, 3 empty rows).
-template <class Fr>
-circuit<Fr> cubic_circuit() {
-    circuit_builder<Fr> cb;
-    auto x = cb.add_witness(Fr::from_u64(3));
-    auto y = cb.add_public(Fr::from_u64(35));
-    auto x2 = cb.add_witness(Fr::from_u64(9));
-    auto x3 = cb.add_witness(Fr::from_u64(27));
-    cb.enforce(x, x, x2);
-    cb.enforce(x2, x, x3);
-    cb.enforce(linear_combination<Fr>(x3) + x + Fr::from_u64(5) * circuit_builder<Fr>::one(), cb.one(), y);
-    return std::move(cb).build();
-}
 
 using bls = bls12_381::curve;
 using bfr = bls12_381::fr;
