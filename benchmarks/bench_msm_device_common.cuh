@@ -67,14 +67,15 @@ struct inputs {
     }
 };
 
+/// The plain MSM of 2^range(0) points with options opt.
 template <class G>
-void BM_msm_device(benchmark::State& state) {
+void run_plain(benchmark::State& state, const msm::device_options& opt) {
     const size_t n = size_t(1) << state.range(0);
     auto& in = inputs<G>::get();
     in.ensure(std::max(n, inputs<G>::max_n));
-    const size_t bytes = msm::msm_device_workspace_bytes<G>(n);
+    const size_t bytes = msm::msm_device_workspace_bytes<G>(n, opt);
     gpu::device_buffer<char> ws(bytes, in.st);
-    jacobian<G> got = msm::msm_device<G>(in.points.data(), in.dscalars.data(), n, ws.data(), bytes, in.st);
+    jacobian<G> got = msm::msm_device<G>(in.points.data(), in.dscalars.data(), n, ws.data(), bytes, in.st, opt);
     const jacobian<G> want = in.prog.expected(std::span<const scalar_int<G>>(in.scalars.data(), n));
     if (!(got == want)) {
         state.SkipWithError("MSM result differs from the closed form");
@@ -82,15 +83,29 @@ void BM_msm_device(benchmark::State& state) {
     }
     for (auto _ : state) {
         auto t0 = std::chrono::steady_clock::now();
-        jacobian<G> r = msm::msm_device<G>(in.points.data(), in.dscalars.data(), n, ws.data(), bytes, in.st);
+        jacobian<G> r = msm::msm_device<G>(in.points.data(), in.dscalars.data(), n, ws.data(), bytes, in.st, opt);
         auto t1 = std::chrono::steady_clock::now();
         benchmark::DoNotOptimize(r);
         state.SetIterationTime(std::chrono::duration<double>(t1 - t0).count());
     }
     state.counters["verified"] = 1;
     state.counters["window_bits"] = msm::device_window_bits(n, G::scalar::modulus_bits);
+    state.counters["batch_affine"] = msm::detail::device_plan<G>(n, opt).batch_affine;
     state.counters["workspace_MiB"] = double(bytes) / (1 << 20);
     in.st.synchronize();
+}
+
+/// The plain MSM with the dispatcher's choices.
+template <class G>
+void BM_msm_device(benchmark::State& state) {
+    run_plain<G>(state, {});
+}
+
+/// The plain MSM with the bucket accumulation forced: range(1) 0 XYZZ, 1 batch-affine.
+template <class G>
+void BM_msm_accumulation(benchmark::State& state) {
+    using acc = msm::device_options::accumulation;
+    run_plain<G>(state, {.accumulate = state.range(1) != 0 ? acc::batch_affine : acc::xyzz});
 }
 
 /// The same MSM with a table of shifted bases (msm/fixed_bases.cuh) built for this size
@@ -236,6 +251,11 @@ void register_group(const char* name, unsigned log_max) {
     auto* b = benchmark::RegisterBenchmark((std::string("msm_device/") + name).c_str(), BM_msm_device<G>);
     for (unsigned l = lo; l <= log_max; l += 2) b->Arg(l);
     b->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));
+    // Both accumulations at every size: the data behind affine_min_items.
+    auto* a = benchmark::RegisterBenchmark((std::string("msm_accumulation/") + name).c_str(), BM_msm_accumulation<G>);
+    for (unsigned l = lo; l <= log_max; l += 2)
+        for (int mode : {0, 1}) a->Args({l, mode});
+    a->ArgNames({"lg", "batch_affine"})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));
 }
 
 }  // namespace msm_bench

@@ -17,7 +17,10 @@
 //              fast as random ones). A thread adds its runs into XYZZ sums; a run wholly inside
 //              its segment is written to its bucket; a run cut by a segment edge leaves a partial
 //              sum (tail of the segment where it starts, head of every later one), which a
-//              warp per cut run adds up in parallel (fixup kernel).
+//              thread (a warp for a long run) per cut run adds up (fixup kernels). Or (G2 from
+//              affine_min_items pairs on: device_accumulation) batch-affine, batch_affine_device.cuh:
+//              a thread walks 32 chains of its segment in lockstep, affine sums sharing one
+//              inversion per step, and emits the same buckets, head and tail.
 //  5. fold (level 1)  per window, the 2^(c-1) buckets are cut into S segments of M; a thread
 //              computes run_j = sum B_b and acc_j = sum (b - jM + 1) B_b by running sums.
 //  6. fold (level 2)  one block per window: sum_b (b+1) B_b = sum_j acc_j + M sum_j j run_j; the
@@ -51,6 +54,7 @@
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/event.hpp"
 #include "cuzk/gpu/stream.hpp"
+#include "cuzk/msm/batch_affine_device.cuh"
 #include "cuzk/msm/signed_digits.hpp"
 
 namespace cuzk::msm {
@@ -66,6 +70,11 @@ struct device_options {
     /// endomorphism split). A scalar that breaks the promise is detected and the call throws
     /// invalid_argument instead of returning a wrong sum.
     unsigned scalar_bits = 0;
+    /// How bucket sums are accumulated (step 4): XYZZ mixed additions, or affine sums whose
+    /// additions share inversions (batch_affine_device.cuh); automatic picks by the number of
+    /// sorted pairs (device_accumulation).
+    enum class accumulation { automatic, xyzz, batch_affine };
+    accumulation accumulate = accumulation::automatic;
 };
 
 /// Largest window width the device MSM accepts and its dispatcher chooses (c = 22 already
@@ -86,6 +95,20 @@ inline unsigned device_window_bits(size_t n, unsigned scalar_bits) {
         }
     }
     return best;
+}
+
+/// The accumulation the device dispatcher picks for `items` sorted pairs (n points times the
+/// windows) of group G: batch-affine for groups over an extension field (G2) from
+/// affine_min_items on, XYZZ otherwise. On the H200 (docs/PERFORMANCE.md "Batch-affine
+/// accumulation") batch-affine takes 0.87-0.90x XYZZ's time for BLS12-381 G2 at 2^20..2^24
+/// points and 1.29-1.51x for G1 of both curves: over Fp the shared inversion and the sums'
+/// round trips through local memory cost more than the 4 multiplications saved per point.
+inline constexpr size_t affine_min_items = size_t(1) << 22;
+template <class G>
+device_options::accumulation device_accumulation(size_t items) {
+    constexpr bool extension_field = requires { G::field::degree; };
+    return extension_field && items >= affine_min_items ? device_options::accumulation::batch_affine
+                                                        : device_options::accumulation::xyzz;
 }
 
 namespace detail {
@@ -124,8 +147,9 @@ struct device_plan {
     unsigned bucket_sets = 0;  // W, or 1 with a table of shifted bases (fixed_bases.cuh)
     uint32_t keys = 0;        // K = bucket_sets * B (the sentinel key is K)
     size_t items = 0;         // W * n sorted pairs
-    size_t seg_len = 0;       // L: pairs per accumulation thread
-    size_t segs = 0;          // T = ceil(items / L)
+    bool batch_affine = false;  // step 4 by msm_accumulate_affine_kernel
+    size_t seg_len = 0;       // L: pairs per accumulation thread (batch-affine: 0, see affine_geometry)
+    size_t segs = 0;          // T = ceil(items / L) (batch-affine: the most threads)
     unsigned fold_sets = 0;   // V: groups the fold treats as windows (W; or 64+ for one big set)
     uint32_t fold_buckets = 0;  // buckets per fold group (B, or B / V)
     uint32_t fold_len = 0;    // M: buckets per level-1 fold thread (power of two)
@@ -138,8 +162,10 @@ struct device_plan {
         o_tot, o_overflow, total;
 
     /// `shifted_bases`: the points come with copies 2^(cw) P for every window w, so every window
-    /// adds into one set of buckets (then opt.window_bits is the table's c).
-    device_plan(size_t n_, const device_options& opt, bool shifted_bases = false) : n(n_) {
+    /// adds into one set of buckets (then opt.window_bits is the table's c). `min_seg_len`: a
+    /// floor on L, so that a plan for fewer points with the same c and accumulation needs no more
+    /// of any region than the plan it is bounded by (the witness MSM sizes its workspace so).
+    device_plan(size_t n_, const device_options& opt, bool shifted_bases = false, size_t min_seg_len = 0) : n(n_) {
         using Fr = typename G::scalar;
         if (opt.scalar_bits > Fr::modulus_bits)
             throw invalid_argument("msm_device: scalar_bits " + std::to_string(opt.scalar_bits) + " exceeds the " +
@@ -158,9 +184,20 @@ struct device_plan {
         if (items >= (size_t(1) << 31))
             throw invalid_argument("msm_device: n = " + std::to_string(n) + " with " + std::to_string(windows) +
                                    " windows exceeds 2^31 sorted pairs; split the MSM");
-        // Accumulation: about 64k threads in flight, at least 8 pairs each.
-        seg_len = std::max<size_t>(8, (items + 65535) / 65536);
-        segs = std::max<size_t>(1, (items + seg_len - 1) / seg_len);
+        // Accumulation: XYZZ, about 64k threads in flight, at least 8 pairs each. Batch-affine:
+        // segments are threads too, but their number (one wave) and length are chosen at run
+        // time (affine_geometry); segs is then the most threads there can be.
+        using acc = device_options::accumulation;
+        batch_affine = (opt.accumulate == acc::automatic ? device_accumulation<G>(items) : opt.accumulate) ==
+                       acc::batch_affine;
+        if (batch_affine) {
+            const size_t per_thread = size_t(affine_chains) * affine_min_chain;
+            segs = std::max<size_t>(1, std::min(affine_max_threads, (items + per_thread - 1) / per_thread));
+            seg_len = 0;
+        } else {
+            seg_len = std::max<size_t>({8, (items + 65535) / 65536, min_seg_len});
+            segs = std::max<size_t>(1, (items + seg_len - 1) / seg_len);
+        }
         if (!shifted_bases) {
             // Fold level 1: about 32k threads; level 2: up to msm_fold2_block threads per window.
             fold_sets = windows;
@@ -301,36 +338,66 @@ __device__ __forceinline__ T msm_shfl_down(const T& x, unsigned delta) {
     return r;
 }
 
-/// Step 4b: completes every bucket whose run was cut by segment edges. One warp per segment t;
-/// the run that leaves segment t (its last run) is completed by the warp of the segment where
-/// it starts: lanes sum the heads of the later segments in parallel, a shuffle tree adds the
-/// lanes, lane 0 writes tail + sum to the bucket. A run of length R costs R / (32 L) serial
-/// additions per lane instead of R / L in one thread (long runs: a nearly empty top window,
-/// or all scalars equal).
-template <class G>
-__global__ void __launch_bounds__(msm_block) msm_fixup_kernel(xyzz<G>* buckets, const xyzz<G>* head,
-                                                              const xyzz<G>* tail, const uint32_t* keys,
-                                                              const uint32_t* start, size_t seg_len, size_t segs,
-                                                              uint32_t K) {
-    const size_t t = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
-    const unsigned lane = threadIdx.x % 32;
-    if (t >= segs) return;  // whole warps leave together (blockDim is a multiple of 32)
-    const size_t total = start[K];
+/// Runs cut into at most this many later segments are completed by one thread (fixup_short);
+/// longer ones by a warp (fixup_long).
+inline constexpr size_t fixup_short_span = 32;
+
+/// The run that leaves segment t, if it starts in segment t and is cut: its key, and the last
+/// segment it reaches (0 if there is none).
+struct cut_run {
+    uint32_t key = 0;
+    size_t last = 0;
+};
+__device__ __forceinline__ cut_run msm_cut_run(size_t t, const uint32_t* keys, const uint32_t* start,
+                                               size_t seg_len, size_t total) {
     const size_t a = t * seg_len;
-    if (a >= total) return;
+    if (a >= total) return {};
     const size_t e_seg = a + seg_len < total ? a + seg_len : total;
     const uint32_t k = keys[e_seg - 1];
     const size_t s = start[k], e = start[k + 1];
-    if (s < a || e <= e_seg) return;  // starts in an earlier segment, or ends inside this one
-    const size_t last = (e - 1) / seg_len;
+    if (s < a || e <= e_seg) return {};  // starts in an earlier segment, or ends inside this one
+    return {k, (e - 1) / seg_len};
+}
+
+/// Step 4b: completes every bucket whose run was cut by segment edges, short runs: one thread
+/// per segment t adds the heads of the (at most fixup_short_span) later segments to its tail.
+template <class G>
+__global__ void __launch_bounds__(msm_block) msm_fixup_short_kernel(xyzz<G>* buckets, const xyzz<G>* head,
+                                                                    const xyzz<G>* tail, const uint32_t* keys,
+                                                                    const uint32_t* start, size_t seg_len,
+                                                                    size_t segs, uint32_t K) {
+    const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (t >= segs) return;
+    const cut_run r = msm_cut_run(t, keys, start, seg_len, start[K]);
+    if (r.last == 0 || r.last - t > fixup_short_span) return;
+    xyzz<G> sum = tail[t];
+    for (size_t g = t + 1; g <= r.last; ++g) sum = add_outline(sum, head[g]);
+    buckets[r.key] = sum;
+}
+
+/// Step 4b, long runs: one warp per segment t; the run that leaves segment t is completed by the
+/// warp of the segment where it starts: lanes sum the heads of the later segments in parallel,
+/// a shuffle tree adds the lanes, lane 0 writes tail + sum to the bucket. A run of length R
+/// costs R / (32 L) serial additions per lane instead of R / L in one thread (long runs: a
+/// nearly empty top window, or all scalars equal).
+template <class G>
+__global__ void __launch_bounds__(msm_block) msm_fixup_long_kernel(xyzz<G>* buckets, const xyzz<G>* head,
+                                                                   const xyzz<G>* tail, const uint32_t* keys,
+                                                                   const uint32_t* start, size_t seg_len,
+                                                                   size_t segs, uint32_t K) {
+    const size_t t = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
+    const unsigned lane = threadIdx.x % 32;
+    if (t >= segs) return;  // whole warps leave together (blockDim is a multiple of 32)
+    const cut_run r = msm_cut_run(t, keys, start, seg_len, start[K]);
+    if (r.last == 0 || r.last - t <= fixup_short_span) return;
     xyzz<G> sum = xyzz<G>::identity();
-    for (size_t g = t + 1 + lane; g <= last; g += 32) sum = add_outline(sum, head[g]);
+    for (size_t g = t + 1 + lane; g <= r.last; g += 32) sum = add_outline(sum, head[g]);
 #pragma unroll
     for (unsigned d = 16; d > 0; d /= 2) {
         xyzz<G> other = msm_shfl_down(sum, d);
         sum = add_outline(sum, other);
     }
-    if (lane == 0) buckets[k] = add_outline(tail[t], sum);
+    if (lane == 0) buckets[r.key] = add_outline(tail[t], sum);
 }
 
 /// The full sum of bucket k (empty buckets were never written: identity).
@@ -476,13 +543,35 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     CUZK_CUDA_CHECK_LAUNCH("msm_starts_kernel");
 
     if (points_needed) points_needed();
-    detail::msm_accumulate_kernel<G><<<grid(plan.segs, blk), blk, 0, stream>>>(
-        buckets, head, tail, skeys, svals, start, points, plan.seg_len, plan.segs, plan.keys);
-    CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
+    size_t seg_len = plan.seg_len, segs = plan.segs;
+    if (plan.batch_affine) {
+        // One full wave: as many threads as fit on the GPU at once (at most plan.segs), each
+        // with affine_chains chains of the same length.
+        int device = 0, sms = 0, per_sm = 0;
+        CUZK_CUDA_CHECK(cudaGetDevice(&device));
+        CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+        CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_accumulate_affine_kernel<G>,
+                                                                      affine_block, 0));
+        const size_t wave = std::max<size_t>(1, size_t(sms) * size_t(per_sm) * affine_block);
+        const size_t threads = std::min(plan.segs, wave);
+        const size_t chain_len = (plan.items + threads * affine_chains - 1) / (threads * affine_chains);
+        seg_len = chain_len * affine_chains;
+        segs = (plan.items + seg_len - 1) / seg_len;
+        detail::msm_accumulate_affine_kernel<G><<<grid(segs, affine_block), affine_block, 0, stream>>>(
+            buckets, head, tail, skeys, svals, start, points, chain_len, segs, plan.keys);
+        CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_affine_kernel");
+    } else {
+        detail::msm_accumulate_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(
+            buckets, head, tail, skeys, svals, start, points, seg_len, segs, plan.keys);
+        CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
+    }
 
-    detail::msm_fixup_kernel<G><<<grid(plan.segs * 32, blk), blk, 0, stream>>>(
-        buckets, head, tail, skeys, start, plan.seg_len, plan.segs, plan.keys);
-    CUZK_CUDA_CHECK_LAUNCH("msm_fixup_kernel");
+    detail::msm_fixup_short_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start,
+                                                                           seg_len, segs, plan.keys);
+    CUZK_CUDA_CHECK_LAUNCH("msm_fixup_short_kernel");
+    detail::msm_fixup_long_kernel<G><<<grid(segs * 32, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start,
+                                                                               seg_len, segs, plan.keys);
+    CUZK_CUDA_CHECK_LAUNCH("msm_fixup_long_kernel");
 
     detail::msm_fold1_kernel<G><<<grid(size_t(plan.fold_sets) * plan.fold_segs, blk), blk, 0, stream>>>(
         run, acc, buckets, start, plan.fold_buckets, plan.fold_len, plan.fold_segs, plan.fold_sets);

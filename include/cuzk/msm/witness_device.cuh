@@ -185,8 +185,13 @@ jacobian<G> msm_witness_run(const affine<G>* points, size_t table_stride, unsign
         device_plan<G> p(n_others, o, table_stride != 0);
         // The window width for fewer points may differ from the one the workspace was sized
         // for; with that width (same c, fewer points) every region is no larger.
-        if (p.total > plan.rest.total) p = device_plan<G>(
-                n_others, device_options{.window_bits = plan.rest.c, .scalar_bits = o.scalar_bits}, table_stride != 0);
+        if (p.total > plan.rest.total) {
+            device_options same = o;
+            same.window_bits = plan.rest.c;
+            same.accumulate = plan.rest.batch_affine ? device_options::accumulation::batch_affine
+                                                     : device_options::accumulation::xyzz;
+            p = device_plan<G>(n_others, same, table_stride != 0, plan.rest.seg_len);
+        }
         rest = msm_run<G>(p, points, table_stride, scalars, others, ws + plan.o_msm, plan.rest.total, stream, o.form, {});
     } else {
         CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
