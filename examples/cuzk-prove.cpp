@@ -1,4 +1,4 @@
-// cuzk-prove: the example prover, in two modes.
+// cuzk-prove: the example prover.
 //
 //   cuzk-prove [options]      builds the embedded default circuit (a synthetic BLS12-381
 //                             circuit with a 2^12-row domain), runs the INSECURE test setup,
@@ -8,8 +8,11 @@
 //                             rapidsnark's interface: proves a circom/snarkjs circuit and writes
 //                             proof.json and public.json as snarkjs does (bn128 or bls12381,
 //                             read from the zkey); --stages prints the per-stage times to stderr.
-//                             Every proof is verified with the key's verifying key before it is
-//                             written: a witness that does not satisfy the circuit exits 1, no files.
+//   cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...]   many witnesses, the key read once
+//   cuzk-prove <circuit.zkey> --serve [--out DIR]                 witness paths on stdin, JSON lines out
+//                             (examples/zkey_prover.hpp). Every proof is verified with the key's
+//                             verifying key before it is written: a witness that does not satisfy
+//                             the circuit writes nothing and fails (exit 1 in the first two modes).
 //
 // Built as CUDA when the project has CUDA enabled (the GPU backend), else as plain C++.
 #include <algorithm>
@@ -35,6 +38,7 @@
 #include "cuzk/groth16/prover_cuda.cuh"
 #include "cuzk/groth16/test_setup_cuda.cuh"
 #endif
+#include "zkey_prover.hpp"
 
 namespace {
 
@@ -62,6 +66,13 @@ struct options {
                  "                               bls12381, read from the zkey), verifies the proof, then writes\n"
                  "                               proof.json and public.json as snarkjs does; exits 1 and writes\n"
                  "                               nothing if the witness does not satisfy the circuit\n"
+                 "       cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...] [--backend auto|cpu|gpu]\n"
+                 "                               proves every witness with the key read once: DIR/w1.proof.json,\n"
+                 "                               DIR/w1.public.json, ...; a line each and a summary; exits 1 if any failed\n"
+                 "       cuzk-prove <circuit.zkey> --serve [--out DIR] [--backend auto|cpu|gpu]\n"
+                 "                               keeps the key loaded and reads witness paths from stdin, one per line;\n"
+                 "                               answers each with a JSON line on stdout (\"ok\", output paths or \"error\");\n"
+                 "                               outputs go to DIR (default: beside the witness)"
                  "       cuzk-prove [options]    proves the embedded synthetic circuit with INSECURE test keys:\n"
                  "  --curve bls12-381|bn254      (default bls12-381)\n"
                  "  --log-size K                 proving domain of 2^K rows (default 12)\n"
@@ -136,9 +147,7 @@ options parse(int argc, char** argv) {
     return o;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
+using cuzk_prove::seconds_since;
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -287,89 +296,66 @@ int run(const options& o) {
     return ok ? 0 : 1;
 }
 
-/// rapidsnark-compatible mode: zkey + wtns -> proof.json + public.json.
-template <class IoCurve>
-int prove_snarkjs(const std::string& zkey_path, const std::string& wtns_path, const std::string& proof_path,
-                  const std::string& public_path, const std::string& backend, bool print_stages) {
-    using Curve = cuzk::io::groth16_curve_t<IoCurve>;
-    using Fr = typename Curve::fr;
-    auto t0 = std::chrono::steady_clock::now();
-    auto z = cuzk::io::zkey<IoCurve>::read(zkey_path);
-    const auto w = cuzk::io::wtns<IoCurve>::read(wtns_path);
-    if (w.values.size() != z.n_vars)
-        throw cuzk::invalid_argument(wtns_path + " holds " + std::to_string(w.values.size()) + " values but " + zkey_path +
-                                     " expects " + std::to_string(z.n_vars) + " (witness of another circuit?)");
-    if (w.values.empty() || !w.values[0].is_one())
-        throw cuzk::invalid_argument(wtns_path + ": the first witness value must be 1");
-    std::vector<Fr> abc = cuzk::io::evaluate_abc<IoCurve>(z.coeffs, z.domain_size, w.values);
-    const size_t n_public = z.n_public;
-    auto pk = std::make_shared<const proving_key<Curve>>(cuzk::io::to_proving_key(std::move(z)));
-    const double read_s = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
-    stage_times times;
-    proof<Curve> pi;
-    bool gpu = false;
+bool gpu_available() {
 #if defined(__CUDACC__)
-    gpu = backend == "gpu" || (backend == "auto" && gpu_present());
-    if (gpu) {
-        gpu_context ctx(0, size_t(1) << 40);  // one proof, one worker: the budget only documents intent
-        prover<Curve, cuda_policy<lock_granularity::none, staging::on_demand>> p(pk, ctx);
-        pi = p.prove_from_abc(w.values, std::move(abc), os_random{}, &times);
-    }
+    return gpu_present();
+#else
+    return false;
 #endif
-    if (backend == "gpu" && !gpu) throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
-    if (!gpu) pi = prover<Curve>(pk).prove_from_abc(w.values, std::move(abc), os_random{}, &times);
-    const double prove_s = seconds_since(t0);
-    const std::span<const Fr> publics(w.values.data() + 1, n_public);
-    // The zkey holds no C matrix, so a witness that does not satisfy the circuit is caught only
-    // here: the proof is checked with the key's verifying key before anything is written.
-    t0 = std::chrono::steady_clock::now();
-    const verdict v = verify_verdict(pk->vk, publics, pi);
-    const double verify_s = seconds_since(t0);
-    if (v != verdict::ok) {
-        std::fprintf(stderr,
-                     "cuzk-prove: error: the proof does not verify against the key's verifying key (%s): %s does not "
-                     "satisfy the circuit of %s; nothing written\n",
-                     to_string(v), wtns_path.c_str(), zkey_path.c_str());
+}
+
+/// The file modes (examples/zkey_prover.hpp): argv[1] is a zkey.
+int file_mode(int argc, char** argv) {
+    const std::string zkey = argv[1];
+    std::string backend = "auto", out_dir;
+    bool stages = false, serving = false, have_out = false;
+    std::vector<std::string> files;
+    for (int i = 2; i < argc; ++i) {
+        std::string_view a = argv[i];
+        if (a == "--backend" && i + 1 < argc) {
+            backend = argv[++i];
+            if (backend != "auto" && backend != "cpu" && backend != "gpu")
+                usage(("cuzk-prove: bad value '" + backend + "' for --backend (auto, cpu or gpu)").c_str());
+        } else if (a == "--out" && i + 1 < argc) {
+            out_dir = argv[++i];
+            have_out = true;
+        } else if (a == "--stages") {
+            stages = true;
+        } else if (a == "--serve") {
+            serving = true;
+        } else if (!a.empty() && a[0] == '-') {
+            usage(("cuzk-prove: unknown argument " + std::string(a)).c_str());
+        } else {
+            files.emplace_back(a);
+        }
+    }
+    if (serving && !files.empty()) usage("cuzk-prove: --serve reads the witness paths from stdin, not the command line");
+    if (!serving && have_out && files.empty()) usage("cuzk-prove: --out DIR needs at least one witness file");
+    if (!serving && !have_out && files.size() != 3)
+        usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] "
+              "[--stages], or <circuit.zkey> --out DIR <witness.wtns>..., or <circuit.zkey> --serve");
+    const bool gpu = gpu_available();
+    try {
+        const bool bn = cuzk::io::zkey_curve_name(zkey) == "bn128";
+        using namespace cuzk_prove;
+        if (serving)
+            return bn ? serve<cuzk::io::bn128>(zkey, out_dir, backend, gpu)
+                      : serve<cuzk::io::bls12381>(zkey, out_dir, backend, gpu);
+        if (have_out)
+            return bn ? prove_batch<cuzk::io::bn128>(zkey, files, out_dir, backend, gpu)
+                      : prove_batch<cuzk::io::bls12381>(zkey, files, out_dir, backend, gpu);
+        return bn ? prove_single<cuzk::io::bn128>(zkey, files[0], files[1], files[2], backend, gpu, stages)
+                  : prove_single<cuzk::io::bls12381>(zkey, files[0], files[1], files[2], backend, gpu, stages);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "cuzk-prove: error: %s\n", e.what());
         return 1;
     }
-    cuzk::io::write_text_file(proof_path, cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi)));
-    cuzk::io::write_text_file(public_path, cuzk::io::public_to_json<IoCurve>(publics));
-    std::fprintf(stderr, "cuzk-prove: %s, %zu variables, domain %zu: read %.3f s, prove %.3f s (%s), verify %.3f s\n",
-                 std::string(IoCurve::name).c_str(), pk->num_variables(), pk->domain_size(), read_s, prove_s,
-                 gpu ? "GPU" : "CPU", verify_s);
-    if (print_stages) {
-        std::fprintf(stderr, "  %-28s %12s\n  %-28s %12.2f\n", "stage", "ms", "read zkey + wtns, evaluate", 1e3 * read_s);
-        for (const auto& s : times.stages) std::fprintf(stderr, "  %-28s %12.2f\n", s.name.c_str(), s.ms());
-        std::fprintf(stderr, "  %-28s %12.2f\n", "prove (stages)", times.total_ms());
-    }
-    return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc >= 5 && argv[1][0] != '-') {
-        std::string backend = "auto";
-        bool stages = false;
-        for (int i = 5; i < argc; ++i) {
-            std::string_view a = argv[i];
-            if (a == "--backend" && i + 1 < argc) {
-                backend = argv[++i];
-                if (backend != "auto" && backend != "cpu" && backend != "gpu")
-                    usage(("cuzk-prove: bad value '" + backend + "' for --backend (auto, cpu or gpu)").c_str());
-            } else if (a == "--stages") stages = true;
-            else usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--stages]");
-        }
-        try {
-            std::string curve = cuzk::io::zkey_curve_name(argv[1]);
-            return curve == "bn128" ? prove_snarkjs<cuzk::io::bn128>(argv[1], argv[2], argv[3], argv[4], backend, stages)
-                                    : prove_snarkjs<cuzk::io::bls12381>(argv[1], argv[2], argv[3], argv[4], backend, stages);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "cuzk-prove: error: %s\n", e.what());
-            return 1;
-        }
-    }
+    if (argc >= 2 && argv[1][0] != '-') return file_mode(argc, argv);
     options o = parse(argc, argv);
     try {
         return o.curve == "bn254" ? run<cuzk::bn254::curve>(o) : run<cuzk::bls12_381::curve>(o);
