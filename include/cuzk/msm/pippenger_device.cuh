@@ -100,8 +100,8 @@ inline unsigned device_window_bits(size_t n, unsigned scalar_bits) {
 /// The accumulation the device dispatcher picks for `items` sorted pairs (n points times the
 /// windows) of group G: batch-affine for groups over an extension field (G2) from
 /// affine_min_items on, XYZZ otherwise. On the H200 (docs/PERFORMANCE.md "Batch-affine
-/// accumulation") batch-affine takes 0.87-0.90x XYZZ's time for BLS12-381 G2 at 2^20..2^24
-/// points and 1.29-1.51x for G1 of both curves: over Fp the shared inversion and the sums'
+/// accumulation") batch-affine takes 0.86-0.89x XYZZ's time for BLS12-381 G2 at 2^20..2^24
+/// points (BN254 G2: 0.95-0.98x from 2^22, 1.03x at 2^20) and 1.29-1.51x for G1 of both curves: over Fp the shared inversion and the sums'
 /// round trips through local memory cost more than the 4 multiplications saved per point.
 inline constexpr size_t affine_min_items = size_t(1) << 22;
 template <class G>
@@ -148,7 +148,7 @@ struct device_plan {
     uint32_t keys = 0;        // K = bucket_sets * B (the sentinel key is K)
     size_t items = 0;         // W * n sorted pairs
     bool batch_affine = false;  // step 4 by msm_accumulate_affine_kernel
-    size_t seg_len = 0;       // L: pairs per accumulation thread (batch-affine: 0, see affine_geometry)
+    size_t seg_len = 0;       // L: pairs per accumulation thread (batch-affine: 0, chosen in msm_run)
     size_t segs = 0;          // T = ceil(items / L) (batch-affine: the most threads)
     unsigned fold_sets = 0;   // V: groups the fold treats as windows (W; or 64+ for one big set)
     uint32_t fold_buckets = 0;  // buckets per fold group (B, or B / V)
@@ -186,7 +186,7 @@ struct device_plan {
                                    " windows exceeds 2^31 sorted pairs; split the MSM");
         // Accumulation: XYZZ, about 64k threads in flight, at least 8 pairs each. Batch-affine:
         // segments are threads too, but their number (one wave) and length are chosen at run
-        // time (affine_geometry); segs is then the most threads there can be.
+        // time (msm_run asks the occupancy API); segs is then the most threads there can be.
         using acc = device_options::accumulation;
         batch_affine = (opt.accumulate == acc::automatic ? device_accumulation<G>(items) : opt.accumulate) ==
                        acc::batch_affine;
