@@ -286,8 +286,8 @@ TYPED_TEST(MsmDevice, ShortScalarsWithFewerWindows) {
 
 // Batch-affine's exceptional pairs, placed where the chains of one thread meet them in the same
 // step: all scalars equal, so each window is one run over every point in index order (the sort
-// is stable), cut into segments of 16 pairs (the batch-affine minimum: chain j of a thread walks
-// points 16j..16j+15 of a window). Each segment starts with P, P (a doubling), Q, -Q (the sum
+// is stable), cut into chains of about 16 pairs at these sizes (affine_min_chain: chain j of a
+// thread walks points ~16j..16j+15 of a window). Each block of 16 starts with P, P (a doubling), Q, -Q (the sum
 // becomes the identity mid-run), an identity point, then U, V, U + V (a doubling of a computed
 // sum); the rest random. Against the naive sum, with both accumulations, and with several
 // buckets (two scalars alternating every 16 points) as well.
