@@ -255,7 +255,10 @@ void register_group(const char* name, unsigned log_max) {
     auto* a = benchmark::RegisterBenchmark((std::string("msm_accumulation/") + name).c_str(), BM_msm_accumulation<G>);
     for (unsigned l = lo; l <= log_max; l += 2)
         for (int mode : {0, 1}) a->Args({l, mode});
-    a->ArgNames({"lg", "batch_affine"})->UseManualTime()->Unit(benchmark::kMillisecond)->Iterations(env_or("CUZK_MSM_ITERS", 1));
+    a->ArgNames({"lg", "batch_affine"})
+        ->UseManualTime()
+        ->Unit(benchmark::kMillisecond)
+        ->Iterations(env_or("CUZK_MSM_ITERS", 1));
 }
 
 }  // namespace msm_bench

@@ -50,7 +50,7 @@ struct outcome {
 /// a, b, c) with a CPU prover and, where requested and present, a GPU prover.
 template <class IoCurve>
 class resident_zkey {
-  public:
+public:
     using curve = cuzk::io::groth16_curve_t<IoCurve>;
     using fr = typename curve::fr;
 
@@ -72,7 +72,8 @@ class resident_zkey {
 #else
         (void)gpu_present;
 #endif
-        if (backend == "gpu" && !on_gpu()) throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
+        if (backend == "gpu" && !on_gpu())
+            throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
         read_s_ = seconds_since(t0);
     }
 
@@ -128,7 +129,7 @@ class resident_zkey {
         return r;
     }
 
-  private:
+private:
     std::string path_;
     uint32_t n_vars_ = 0, n_public_ = 0, domain_size_ = 0;
     double read_s_ = 0;
@@ -240,17 +241,17 @@ template <class IoCurve>
 int serve(const std::string& zkey, const std::string& out_dir, const std::string& backend, bool gpu_present) {
     if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
     resident_zkey<IoCurve> key(zkey, backend, gpu_present);
-    std::printf("{\"ready\": true, \"curve\": %s, \"variables\": %zu, \"domain\": %zu, \"backend\": \"%s\", "
-                "\"read_ms\": %.1f}\n",
-                json_string(std::string(IoCurve::name)).c_str(), key.key().num_variables(), key.key().domain_size(),
-                key.on_gpu() ? "gpu" : "cpu", 1e3 * key.read_seconds());
+    std::printf(
+        "{\"ready\": true, \"curve\": %s, \"variables\": %zu, \"domain\": %zu, \"backend\": \"%s\", "
+        "\"read_ms\": %.1f}\n",
+        json_string(std::string(IoCurve::name)).c_str(), key.key().num_variables(), key.key().domain_size(),
+        key.on_gpu() ? "gpu" : "cpu", 1e3 * key.read_seconds());
     std::fflush(stdout);
     std::string line;
     while (std::getline(std::cin, line)) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (line.empty()) continue;
-        const std::string dir =
-            out_dir.empty() ? std::filesystem::path(line).parent_path().string() : out_dir;
+        const std::string dir = out_dir.empty() ? std::filesystem::path(line).parent_path().string() : out_dir;
         const auto [proof_path, public_path] = output_paths(dir.empty() ? "." : dir, line);
         const outcome r = key.prove(line, proof_path, public_path);
         if (r.ok)

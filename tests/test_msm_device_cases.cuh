@@ -211,7 +211,8 @@ TYPED_TEST(MsmDevice, FromHostAndWorkspaceCheck) {
     affine<G>* pinned = nullptr;
     ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&pinned), 77 * sizeof(affine<G>)), cudaSuccess);
     std::copy(pts.begin(), pts.end(), pinned);
-    EXPECT_TRUE(msm::msm_device_from_host<G>(pinned, sc.data(), 77, st, C::options({.window_bits = 3})) == naive_msm<G>(pts, sc));
+    EXPECT_TRUE(msm::msm_device_from_host<G>(pinned, sc.data(), 77, st, C::options({.window_bits = 3})) ==
+                naive_msm<G>(pts, sc));
     cudaFreeHost(pinned);
     gpu::device_buffer<affine<G>> dp(77, st);
     gpu::device_buffer<scalar_int<G>> ds(77, st);
@@ -287,9 +288,9 @@ TYPED_TEST(MsmDevice, ShortScalarsWithFewerWindows) {
 // Batch-affine's exceptional pairs, placed where the chains of one thread meet them in the same
 // step: all scalars equal, so each window is one run over every point in index order (the sort
 // is stable), cut into chains of about 16 pairs at these sizes (affine_min_chain: chain j of a
-// thread walks points ~16j..16j+15 of a window). Each block of 16 starts with P, P (a doubling), Q, -Q (the sum
-// becomes the identity mid-run), an identity point, then U, V, U + V (a doubling of a computed
-// sum); the rest random. Against the naive sum, with both accumulations, and with several
+// thread walks points ~16j..16j+15 of a window). Each block of 16 starts with P, P (a
+// doubling), Q, -Q (the sum becomes the identity mid-run), an identity point, then U, V, U + V
+// (a doubling of a computed sum); the rest random. Against the naive sum, with both accumulations, and with several
 // buckets (two scalars alternating every 16 points) as well.
 TYPED_TEST(MsmDevice, BatchAffineExceptionalPairs) {
     SKIP_WITHOUT_GPU();

@@ -44,9 +44,10 @@ inline constexpr size_t affine_max_threads = size_t(1) << 17;
 inline constexpr size_t affine_min_chain = 16;
 
 template <class G>
-__global__ void __launch_bounds__(affine_block) msm_accumulate_affine_kernel(
-    xyzz<G>* buckets, xyzz<G>* head, xyzz<G>* tail, const uint32_t* keys, const uint32_t* vals,
-    const uint32_t* start, const affine<G>* points, size_t chain_len, size_t threads, uint32_t K) {
+__global__ void __launch_bounds__(affine_block)
+    msm_accumulate_affine_kernel(xyzz<G>* buckets, xyzz<G>* head, xyzz<G>* tail, const uint32_t* keys,
+                                 const uint32_t* vals, const uint32_t* start, const affine<G>* points, size_t chain_len,
+                                 size_t threads, uint32_t K) {
     using field = typename G::field;
     constexpr unsigned m = affine_chains;
     // flags: still stepping; in its first run, which began before the chain; an addition staged
@@ -93,8 +94,10 @@ __global__ void __launch_bounds__(affine_block) msm_accumulate_affine_kernel(
             const uint32_t k = keys[p], v = vals[p];
             affine<G> q = points[v & 0x7fffffffu];
             if (v >> 31) q = -q;
-            if (k != key[j]) {  // the run of key[j] ended inside this chain
-                if (flags[j] & first_run) head_piece[j] = sum[j];  // joined with earlier chains below
+            if (k != key[j]) {
+                // The run of key[j] ended inside this chain: whole, or the end of a run from an
+                // earlier chain (kept for the join below).
+                if (flags[j] & first_run) head_piece[j] = sum[j];
                 else buckets[key[j]] = xyzz<G>::from_affine(sum[j]);
                 flags[j] = uint8_t((flags[j] & ~first_run) | changed);
                 key[j] = k;

@@ -101,8 +101,9 @@ inline unsigned device_window_bits(size_t n, unsigned scalar_bits) {
 /// windows) of group G: batch-affine for groups over an extension field (G2) from
 /// affine_min_items on, XYZZ otherwise. On the H200 (docs/PERFORMANCE.md "Batch-affine
 /// accumulation") batch-affine takes 0.86-0.89x XYZZ's time for BLS12-381 G2 at 2^20..2^24
-/// points (BN254 G2: 0.95-0.98x from 2^22, 1.03x at 2^20) and 1.29-1.51x for G1 of both curves: over Fp the shared inversion and the sums'
-/// round trips through local memory cost more than the 4 multiplications saved per point.
+/// points (BN254 G2: 0.95-0.98x from 2^22, 1.03x at 2^20) and 1.29-1.51x for G1 of both
+/// curves: over Fp the shared inversion and the sums' round trips through local memory cost
+/// more than the 4 multiplications saved per point.
 inline constexpr size_t affine_min_items = size_t(1) << 22;
 template <class G>
 device_options::accumulation device_accumulation(size_t items) {
