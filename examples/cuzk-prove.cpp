@@ -24,6 +24,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/groth16/curve.hpp"
@@ -31,6 +32,7 @@
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/bellperson_params.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
@@ -55,6 +57,7 @@ struct options {
     double vram_gb = 0;  // 0: 90% of the device's memory
     bool precompute = false;
     bool porep = false;
+    std::string write_params;  // --write-params FILE: the test key as a bellperson .params file
 };
 
 /// Prints `why` and the usage; to stdout with exit status 0 for --help, else to stderr with 2.
@@ -81,6 +84,9 @@ struct options {
                  "  --bit-share F                share of bit-valued witness in [0, 1]\n"
                  "  --porep                      a Filecoin PoRep-shaped partition (groth16::porep_shape: 97%% bits,\n"
                  "                               A/B densities 99.7%%/25.4%%) with a density-compressed key\n"
+                 "  --write-params FILE          with --porep (bls12-381): also write the INSECURE test key as a\n"
+                 "                               bellperson .params file (setup on the CPU with bellperson's roots;\n"
+                 "                               H converted to the monomial basis: minutes from 2^18 on)\n"
                  "  --proofs N                   proofs with the resident key (default 1)\n"
                  "  --backend auto|cpu|gpu       (default auto: gpu when present)\n"
                  "  --lock split|device|none     GPU lock granularity (default split)\n"
@@ -136,6 +142,7 @@ options parse(int argc, char** argv) {
         else if (a == "--evaluate") o.evaluate = one_of({"gpu", "host"});
         else if (a == "--precompute") o.precompute = true;
         else if (a == "--porep") o.porep = true;
+        else if (a == "--write-params") o.write_params = value();
         else if (a == "--workers") o.workers = unsigned(integer(1, 64));
         else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
         else if (a == "--seed") o.seed = uint64_t(integer(0, 1e18));
@@ -144,6 +151,8 @@ options parse(int argc, char** argv) {
     }
     // BN254's Fr has 2-adicity 28 and the test keys' H points live on the 2n-point domain.
     if (o.curve == "bn254" && o.log_size > 27) usage("cuzk-prove: --log-size for bn254 is at most 27");
+    if (!o.write_params.empty() && (!o.porep || o.curve != "bls12-381"))
+        usage("cuzk-prove: --write-params needs --porep on bls12-381 (Filecoin's curve)");
     return o;
 }
 
@@ -268,16 +277,30 @@ int run(const options& o) {
     t0 = std::chrono::steady_clock::now();
     std::printf("  setup: INSECURE test keys from a seed, on the %s ...\n", gpu ? "GPU" : "CPU"), std::fflush(stdout);
     std::shared_ptr<const proving_key<Curve>> pk;
+    const bool write_params = !o.write_params.empty();  // a bellperson key: bellperson's domain roots
 #if defined(__CUDACC__)
-    if (gpu) pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure_cuda<Curve>(ckt.system, o.seed));
+    if (gpu && !write_params)
+        pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure_cuda<Curve>(ckt.system, o.seed));
 #endif
-    if (!pk) pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure<Curve>(ckt.system, o.seed));
+    if (!pk)
+        pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure<Curve>(
+            ckt.system, o.seed, write_params ? cuzk::ntt::domain_roots::bellperson : cuzk::ntt::domain_roots::snarkjs));
     std::printf("  setup: %.2f s\n", seconds_since(t0));
     if (o.porep) {  // Filecoin's keys hold A and B points only for non-empty columns
         const auto [a_density, b_density] = r1cs_densities(ckt.system);
         pk = std::make_shared<const proving_key<Curve>>(to_density_compressed(*pk, a_density, b_density));
         std::printf("  key density-compressed: A %zu, B %zu of %zu variables\n", pk->a.size(), pk->b_g1.size(),
                     pk->num_variables());
+    }
+    if constexpr (std::is_same_v<Curve, cuzk::bls12_381::curve>) {
+        if (write_params) {
+            t0 = std::chrono::steady_clock::now();
+            proving_key<Curve> file_key = *pk;
+            cuzk::io::to_monomial_h(file_key);  // bellperson files hold [tau^i Z(tau) / delta]
+            cuzk::io::write_bellperson_params(o.write_params, file_key);
+            std::printf("  wrote %s: the INSECURE test key as a bellperson .params file (%.2f s)\n",
+                        o.write_params.c_str(), seconds_since(t0));
+        }
     }
 
     bool ok = false;

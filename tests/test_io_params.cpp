@@ -262,6 +262,31 @@ TEST(BellpersonParams, DensityCompressedRoundTripProvesAndVerifies) {
     EXPECT_EQ(io::bellperson_params_bytes(pk), k.synth_file);
 }
 
+// A PoRep-shaped partition (groth16::porep_shape: Filecoin's densities, 97% bits) keyed as
+// bellperson would: the file is density-compressed like a real Filecoin key (A ~99.7%, B ~25% of
+// the aux variables), reads back with the circuit's density maps, and its proofs verify and equal
+// the dense key's (same randomness). cuzk-prove --porep --write-params writes this kind of file.
+TEST(BellpersonParams, PorepShapedPartitionKeyRoundTrip) {
+    const auto ckt = groth16::synthetic_circuit<fr>(groth16::porep_shape(9, 4));
+    const auto dense_pk = monomial_key(ckt.system, 23);
+    temp_file f("porep.params");
+    io::write_bellperson_params(f.path.string(), dense_pk);
+    auto p = io::read_bellperson_params(f.path.string());
+    EXPECT_FALSE(p.layout.is_dense());
+    const size_t nv = ckt.system.num_variables, aux = nv - ckt.system.num_public - 1;
+    EXPECT_GT(double(p.a.size() - ckt.system.num_public - 1), 0.97 * double(aux));
+    EXPECT_LT(double(p.b_g1.size()), 0.35 * double(nv));
+    EXPECT_GT(double(p.b_g1.size()), 0.15 * double(nv));
+    const auto [a, b] = densities(ckt.system);
+    const auto pk = std::make_shared<const groth16::proving_key<C>>(io::to_proving_key(std::move(p), a, b));
+    EXPECT_FALSE(pk->is_dense());
+    expect_proof_verifies(*pk, ckt);
+    auto dense = std::make_shared<const groth16::proving_key<C>>(dense_pk);
+    std::mt19937_64 r1(13), r2(13);
+    EXPECT_EQ(groth16::prover<C>(pk).prove(ckt.system, ckt.assignment, r1),
+              groth16::prover<C>(dense).prove(ckt.system, ckt.assignment, r2));
+}
+
 TEST(BellpersonParams, TheFileDoesNotRecordItsDomain) {
     // A key cuzk writes from a setup on its default (snarkjs) roots: read as bellperson's (the
     // default, as for every real file) its proofs fail; read with the roots it was made on they verify.
