@@ -10,11 +10,14 @@ build=${CUZK_BUILD_DIR:-$root/build-test}
 rm -rf "$build"
 # Device code is compiled optimised, as it runs on a GPU: each heavy kernel family once, in the
 # cuzk::instances library (src/instances/), which the CUDA tests and examples link.
-# The host side of CUDA TUs is compiled without optimisation here (CUZK_CUDA_HOST_UNOPTIMISED):
+# Without a GPU the host side of CUDA TUs is compiled unoptimised (CUZK_CUDA_HOST_UNOPTIMISED):
 # nvcc's -O sets only the host compiler's level (device code is optimised either way: the cubins
-# are byte-identical), and on a machine without a GPU those executables only skip; the exception,
-# cuzk-prove, whose CPU prover the interop tests run, keeps -O2. Host tests (.cpp) keep Release's
-# -O3; scripts/gpu-suite.sh builds everything at -O3.
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCUZK_CUDA_HOST_UNOPTIMISED=ON
+# are byte-identical), and there those executables only skip; the exception, cuzk-prove, whose CPU
+# prover the interop tests run, keeps -O2. With a GPU (nvidia-smi lists one) everything is
+# optimised, as the GPU tests then run. Host tests (.cpp) keep Release's -O3; scripts/gpu-suite.sh
+# builds everything at -O3.
+host_unoptimised=ON
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then host_unoptimised=OFF; fi
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCUZK_CUDA_HOST_UNOPTIMISED=$host_unoptimised"
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
