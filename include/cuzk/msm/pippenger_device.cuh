@@ -101,15 +101,19 @@ inline unsigned device_window_bits(size_t n, unsigned scalar_bits) {
 /// windows) of group G: batch-affine for groups over an extension field (G2) from
 /// affine_min_items on, XYZZ otherwise. On the H200 (docs/PERFORMANCE.md "Batch-affine
 /// accumulation") batch-affine takes 0.86-0.89x XYZZ's time for BLS12-381 G2 at 2^20..2^24
-/// points (BN254 G2: 0.95-0.98x from 2^22, 1.03x at 2^20) and 1.29-1.51x for G1 of both
-/// curves: over Fp the shared inversion and the sums' round trips through local memory cost
-/// more than the 4 multiplications saved per point.
-inline constexpr size_t affine_min_items = size_t(1) << 22;
+/// points, for BN254 G2 0.95-0.98x at 2^22..2^24 and 1.03x at 2^20, and 1.29-1.51x for G1 of
+/// both curves: over Fp the shared inversion and the sums' round trips through local memory
+/// cost more than the 4 multiplications saved per point.
+/// The threshold for G2 over a base field of `limbs` words: 2^22 pairs for BLS12-381 (6 limbs;
+/// it wins from 2^20 points, ~2^24 pairs), 2^25 for BN254 (4 limbs; ~2^24 pairs at 2^20 points
+/// lose 3%, ~2^26 at 2^22 win 5%).
+constexpr size_t affine_min_items(size_t limbs) { return limbs >= 6 ? size_t(1) << 22 : size_t(1) << 25; }
 template <class G>
 device_options::accumulation device_accumulation(size_t items) {
-    constexpr bool extension_field = requires { G::field::degree; };
-    return extension_field && items >= affine_min_items ? device_options::accumulation::batch_affine
-                                                        : device_options::accumulation::xyzz;
+    if constexpr (requires { G::field::degree; }) {
+        if (items >= affine_min_items(G::field::base::limbs)) return device_options::accumulation::batch_affine;
+    }
+    return device_options::accumulation::xyzz;
 }
 
 namespace detail {
