@@ -73,7 +73,8 @@ void run_plain(benchmark::State& state, const msm::device_options& opt) {
     const size_t n = size_t(1) << state.range(0);
     auto& in = inputs<G>::get();
     in.ensure(std::max(n, inputs<G>::max_n));
-    const size_t bytes = msm::msm_device_workspace_bytes<G>(n, opt);
+    const msm::detail::device_plan<G> plan(n, opt);  // the workspace size and the accumulation chosen
+    const size_t bytes = plan.total;
     gpu::device_buffer<char> ws(bytes, in.st);
     jacobian<G> got = msm::msm_device<G>(in.points.data(), in.dscalars.data(), n, ws.data(), bytes, in.st, opt);
     const jacobian<G> want = in.prog.expected(std::span<const scalar_int<G>>(in.scalars.data(), n));
@@ -90,7 +91,7 @@ void run_plain(benchmark::State& state, const msm::device_options& opt) {
     }
     state.counters["verified"] = 1;
     state.counters["window_bits"] = msm::device_window_bits(n, G::scalar::modulus_bits);
-    state.counters["batch_affine"] = msm::detail::device_plan<G>(n, opt).batch_affine;
+    state.counters["batch_affine"] = plan.batch_affine;
     state.counters["workspace_MiB"] = double(bytes) / (1 << 20);
     in.st.synchronize();
 }
