@@ -1,4 +1,5 @@
-// Per-stage wall-clock times of a proof: always on, a few clock reads per stage.
+// Per-stage wall-clock times of a proof: always on, a few clock reads per stage. The CUDA
+// backend adds each GPU stage's interval on its stream (timing events), on the same clock.
 #pragma once
 
 #include <chrono>
@@ -12,9 +13,15 @@ struct stage_times {
     struct stage {
         std::string name;
         double start_ms, end_ms;
+        /// When the stream reached the stage's first and last enqueued work (CUDA events), on the
+        /// host clock as start_ms; both -1 for a stage that enqueues nothing on a GPU.
+        double gpu_start_ms = -1, gpu_end_ms = -1;
         double ms() const { return end_ms - start_ms; }
+        bool on_gpu() const { return gpu_end_ms >= 0; }
     };
     std::vector<stage> stages;
+    /// The proof's start: time zero of every stage time (so that a batch's proofs line up).
+    std::chrono::steady_clock::time_point origin{};
 
     double total_ms() const { return stages.empty() ? 0 : stages.back().end_ms - stages.front().start_ms; }
     double ms(const std::string& name) const {
@@ -29,7 +36,23 @@ struct stage_times {
 class stage_timer {
 public:
     using clock = std::chrono::steady_clock;
-    explicit stage_timer(stage_times* out) : out_(out), origin_(clock::now()) {}
+    explicit stage_timer(stage_times* out) : out_(out), origin_(clock::now()) {
+        if (out_) out_->origin = origin_;
+    }
+
+    /// False when the timer records nowhere (callers then skip their own timing work).
+    bool recording() const { return out_ != nullptr; }
+    /// Milliseconds since the proof's start.
+    double now_ms() const { return std::chrono::duration<double, std::milli>(clock::now() - origin_).count(); }
+    /// Stages recorded so far (the index the next one gets).
+    size_t recorded() const { return out_ ? out_->stages.size() : 0; }
+    /// Sets the GPU interval of recorded stage `index` (ms since the proof's start).
+    void set_gpu_interval(size_t index, double start_ms, double end_ms) {
+        if (out_ && index < out_->stages.size()) {
+            out_->stages[index].gpu_start_ms = start_ms;
+            out_->stages[index].gpu_end_ms = end_ms;
+        }
+    }
 
     /// Runs f() and records it as stage `name`.
     template <class F>
@@ -47,7 +70,6 @@ public:
     }
 
 private:
-    double now_ms() const { return std::chrono::duration<double, std::milli>(clock::now() - origin_).count(); }
     stage_times* out_;
     clock::time_point origin_;
 };
