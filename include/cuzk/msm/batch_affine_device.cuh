@@ -51,8 +51,8 @@ __global__ void __launch_bounds__(affine_block)
     using field = typename G::field;
     constexpr unsigned m = affine_chains;
     // flags: still stepping; in its first run, which began before the chain; an addition staged
-    // this step; began inside a run; its key changed at least once; had any pairs at all.
-    constexpr uint8_t live = 1, first_run = 2, staged = 4, started = 8, changed = 16, used = 32;
+    // this step; began inside a run; its key changed at least once.
+    constexpr uint8_t live = 1, first_run = 2, staged = 4, started = 8, changed = 16;
 
     const size_t u = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (u >= threads) return;
@@ -62,7 +62,7 @@ __global__ void __launch_bounds__(affine_block)
 
     affine<G> sum[m], pending[m], head_piece[m];
     field prefix[m];
-    uint32_t key[m], first_key[m];
+    uint32_t key[m];
     uint8_t flags[m];
 
 #pragma unroll 1
@@ -74,9 +74,8 @@ __global__ void __launch_bounds__(affine_block)
         if (a < total) {
             key[j] = keys[a];
             const bool before = a > 0 && keys[a - 1] == key[j];
-            flags[j] = uint8_t(live | used | (before ? first_run | started : 0));
+            flags[j] = uint8_t(live | (before ? first_run | started : 0));
         }
-        first_key[j] = key[j];
     }
 
 #pragma unroll 1
@@ -168,10 +167,11 @@ __global__ void __launch_bounds__(affine_block)
     };
 #pragma unroll 1
     for (unsigned j = 0; j < m; ++j) {
-        if (!(flags[j] & used)) break;
+        const size_t a = a0 + j * chain_len;
+        if (a >= total) break;  // chains past the last pair hold nothing
         if (flags[j] & started) {  // continues the carried run (for j = 0: a run from an earlier thread)
             carry += (flags[j] & changed) ? head_piece[j] : sum[j];
-            carry_key = first_key[j];
+            carry_key = keys[a];
             carrying = true;
             if (!(flags[j] & changed)) continue;  // the whole chain was one piece of it
         }
