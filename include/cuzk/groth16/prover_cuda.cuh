@@ -15,7 +15,10 @@
 //                                             constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
 // and the proof is assembled on the host. Under the device policy one lock covers both phases;
 // under none the caller serialises. Nothing waits on the whole device: every allocation is
-// stream-ordered (cudaMallocAsync), every wait is a stream synchronisation.
+// stream-ordered (cudaMallocAsync), every wait is a stream synchronisation. With a stage_times,
+// each GPU stage also gets its interval on the stream from CUDA timing events (gpu_stage_clock).
+// Every path that touches the device makes the prover's device current first (the constructor
+// through its first member, prove, the destructor).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -27,10 +30,12 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/event.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/groth16/device_circuit.cuh"
 #include "cuzk/groth16/gpu_context.hpp"
@@ -139,6 +144,62 @@ struct key_events {
     key_events& operator=(const key_events&) = delete;
 };
 
+/// Makes `device` current; a member declared before the prover's first CUDA object, so that its
+/// setup stream and events are created on the prover's device, not on the caller's current one.
+struct select_device {
+    explicit select_device(int device) { CUZK_CUDA_CHECK(cudaSetDevice(device)); }
+};
+
+/// The GPU intervals of a proof's stages: a timing event on the proof's stream before and after
+/// each stage's enqueues, put on the stage_timer's clock by an anchor event recorded on the fresh
+/// (idle) stream and waited for at once. A stage's interval runs from when the stream reaches
+/// its first work to when it passes its last, so kernels enqueued by one stage and still running
+/// during the next host stage count where they ran. Nothing is created when nobody records.
+class gpu_stage_clock {
+public:
+    gpu_stage_clock(stage_timer& timer, cudaStream_t st) : timer_(timer), st_(st) {
+        if (!timer_.recording()) return;
+        anchor_.emplace();
+        anchor_->record(st_);
+        anchor_->synchronize();
+        anchor_ms_ = timer_.now_ms();
+    }
+
+    /// timer.time(name, f), with the stage's GPU interval recorded on the stream.
+    template <class F>
+    auto time(const char* name, F&& f) {
+        if (!anchor_) return timer_.time(name, f);
+        marks_.push_back({timer_.recorded(), gpu::event{}, gpu::event{}});
+        marks_.back().start.record(st_);
+        if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+            timer_.time(name, f);
+            marks_.back().end.record(st_);
+        } else {
+            auto r = timer_.time(name, f);
+            marks_.back().end.record(st_);
+            return r;
+        }
+    }
+
+    /// Writes the intervals into the timer's stages; call once the stream has passed them all.
+    void finish() {
+        for (auto& m : marks_)
+            timer_.set_gpu_interval(m.stage, anchor_ms_ + m.start.elapsed_ms_since(*anchor_),
+                                    anchor_ms_ + m.end.elapsed_ms_since(*anchor_));
+    }
+
+private:
+    struct mark {
+        size_t stage;
+        gpu::event start, end;
+    };
+    stage_timer& timer_;
+    cudaStream_t st_;
+    std::optional<gpu::event> anchor_;
+    double anchor_ms_ = 0;
+    std::vector<mark> marks_;
+};
+
 }  // namespace detail
 
 template <class Curve, lock_granularity Lock, staging Stage, bool G2OnGpu>
@@ -161,7 +222,6 @@ public:
         if (!pk_) throw invalid_argument("prover: null proving key");
         check_key_vectors(*pk_, "prover (CUDA)");
         if (circuit_) check_key_matches(*pk_, *circuit_);
-        CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
         const auto& key = *pk_;
         const size_t log_n = size_t(std::countr_zero(key.domain_size()));
         host_domain_ = h_domain<fr>(log_n, key.h_convention, key.roots);
@@ -197,6 +257,7 @@ public:
     }
 
     ~prover() {
+        cudaSetDevice(gpu_.device());  // the members free their device memory and streams on it
         for (void* p : pinned_) cudaHostUnregister(p);
     }
     prover(const prover&) = delete;
@@ -304,6 +365,7 @@ private:
 
         CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
         gpu::stream st, copy;
+        detail::gpu_stage_clock gpu_clock(timer, st);
         detail::key_events ev;
         detail::maybe_lock whole, memory;
         if constexpr (Lock == lock_granularity::device) whole = detail::maybe_lock(gpu_.compute_mutex());
@@ -314,7 +376,7 @@ private:
         gpu::device_buffer<fr> d_abc, d_z, d_za, d_zb;  // d_za, d_zb: z at A's and B's present variables
         gpu::device_buffer<char> d_ws;
         gpu::device_buffer<unsigned long long> d_first_bad;
-        timer.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
+        gpu_clock.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
             d_abc = gpu::device_buffer<fr>(3 * n, st);
             d_z = gpu::device_buffer<fr>(nv, st);
             d_ws = gpu::device_buffer<char>(msm_workspace_bytes(), st);
@@ -336,7 +398,7 @@ private:
         detail::maybe_lock compute;
         if constexpr (Lock == lock_granularity::split) compute = detail::maybe_lock(gpu_.compute_mutex());
         if (!resident_ && !per_proof_key) {  // on-demand: allocate and upload inside the compute lock
-            timer.time("upload key", [&] {
+            gpu_clock.time("upload key", [&] {
                 per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, ev.e);
             });
         }
@@ -345,7 +407,7 @@ private:
             if (per_proof_key && Stage == staging::streamed) CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, ev.e[k], 0));
         };
         if (!host_abc) {
-            timer.time("evaluate a, b, c (GPU)", [&] {
+            gpu_clock.time("evaluate a, b, c (GPU)", [&] {
                 evaluate_abc_on_device(*device_circuit_, d_z.data(), d_abc.data(), d_first_bad.data(), st);
                 unsigned long long first_bad = 0;
                 d_first_bad.download(&first_bad, st);
@@ -354,7 +416,7 @@ private:
                     throw invalid_argument("prover: the assignment violates constraint " + std::to_string(first_bad));
             });
         }
-        timer.time("H scalars (NTT)", [&] {
+        gpu_clock.time("H scalars (NTT)", [&] {
             compute_h_scalars(*domain_, std::span<fr>(d_abc.data(), 3 * n), key.h_convention, st.get());
         });
         using integer = typename fr::integer;
@@ -377,19 +439,19 @@ private:
         const integer* za = d_za.size() != 0 ? reinterpret_cast<const integer*>(d_za.data()) : zs;
         const integer* zb = d_zb.size() != 0 ? reinterpret_cast<const integer*>(d_zb.data()) : zs;
         const size_t na = key.a.size(), nb = key.b_g1.size();
-        auto sum_a = timer.time("MSM A", [&] { wait_for(0); return witness_on(tables_.a, dk.a.data(), za, na); });
+        auto sum_a = gpu_clock.time("MSM A", [&] { wait_for(0); return witness_on(tables_.a, dk.a.data(), za, na); });
         auto sum_b1 =
-            timer.time("MSM B G1", [&] { wait_for(1); return witness_on(tables_.b_g1, dk.b_g1.data(), zb, nb); });
+            gpu_clock.time("MSM B G1", [&] { wait_for(1); return witness_on(tables_.b_g1, dk.b_g1.data(), zb, nb); });
         jacobian<G2> sum_b2;
         if constexpr (G2OnGpu) {
             sum_b2 =
-                timer.time("MSM B G2", [&] { wait_for(2); return witness_on(tables_.b_g2, dk.b_g2.data(), zb, nb); });
+                gpu_clock.time("MSM B G2", [&] { wait_for(2); return witness_on(tables_.b_g2, dk.b_g2.data(), zb, nb); });
         }
-        auto sum_l = timer.time("MSM L", [&] {
+        auto sum_l = gpu_clock.time("MSM L", [&] {
             wait_for(3);
             return witness_on(tables_.l, dk.l.data(), zs + np + 1, nv - np - 1);
         });
-        auto sum_h = timer.time("MSM H", [&] {
+        auto sum_h = gpu_clock.time("MSM H", [&] {
             wait_for(4);
             return msm_on(tables_.h, dk.h.data(), reinterpret_cast<const integer*>(d_abc.data()), key.h.size());
         });
@@ -403,6 +465,7 @@ private:
         d_first_bad.reset();
         st.synchronize();
         copy.synchronize();
+        gpu_clock.finish();
         compute.unlock();
         whole.unlock();
         reservation.release();
@@ -492,6 +555,7 @@ private:
     gpu_context& gpu_;
     std::shared_ptr<const r1cs<fr>> circuit_;
     cuda_prover_options opt_;
+    detail::select_device selected_{gpu_.device()};  // before every CUDA member
     gpu::stream setup_stream_;
     detail::key_events events_;
     ntt::domain<fr> host_domain_{0};
