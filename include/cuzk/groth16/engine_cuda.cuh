@@ -1,0 +1,89 @@
+// The engine on GPUs: one CUDA prover per device of a device list, and the test that tells a
+// lost device (a sticky CUDA error) from a failed partition.
+//
+//   auto e = make_cuda_engine<C, cuda_policy<>>(pk, circuit, {0, 1}, 60ull << 30, {.workers_per_slot = 2});
+//   std::future<proof<C>> f = e->submit({.z = witness});
+//
+// A device listed twice ({0, 0}) is two slots over one prover (one resident key, one budget).
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/groth16/engine.hpp"
+#include "cuzk/groth16/prover_cuda.cuh"
+
+namespace cuzk::groth16 {
+
+/// True for the CUDA errors that corrupt the context: every later call on that device fails
+/// with them too (CUDA Runtime API, cudaError_t: "the process must be terminated and
+/// relaunched"), or the device is gone.
+inline bool is_sticky_cuda_error(cudaError_t e) {
+    switch (e) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorLaunchFailure:
+        case cudaErrorHardwareStackError:
+        case cudaErrorIllegalInstruction:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidAddressSpace:
+        case cudaErrorInvalidPc:
+        case cudaErrorAssert:
+        case cudaErrorLaunchTimeout:
+        case cudaErrorECCUncorrectable:
+        case cudaErrorContextIsDestroyed:
+        case cudaErrorDevicesUnavailable:
+        case cudaErrorNoDevice:
+            return true;
+        default:
+            return false;
+    }
+}
+
+/// engine_options::device_lost for CUDA provers: a cuda_error with a sticky code.
+inline bool cuda_device_lost(std::exception_ptr e) {
+    try {
+        std::rethrow_exception(e);
+    } catch (const cuda_error& c) {
+        return is_sticky_cuda_error(c.code());
+    } catch (...) {
+        return false;
+    }
+}
+
+/// An engine with one slot per entry of `devices` and one prover<Curve, Policy> per distinct
+/// device (its own gpu_context with `vram_budget_per_device`), built in list order; with a
+/// circuit it stays resident beside the key where the budget holds it (prove(z)). Sets
+/// options.device_lost to cuda_device_lost unless the caller set one.
+template <class Curve, class Policy>
+std::unique_ptr<engine<Curve, prover<Curve, Policy>>> make_cuda_engine(
+    std::shared_ptr<const proving_key<Curve>> pk, std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
+    const std::vector<int>& devices, size_t vram_budget_per_device, engine_options options = {},
+    cuda_prover_options prover_options = {}) {
+    using P = prover<Curve, Policy>;
+    // The context must outlive its prover: both in one allocation, the slot points at the prover.
+    struct on_device {
+        gpu_context gpu;
+        P prover;
+        on_device(int d, size_t budget, const std::shared_ptr<const proving_key<Curve>>& k,
+                  const std::shared_ptr<const r1cs<typename Curve::fr>>& c, cuda_prover_options o)
+            : gpu(d, budget), prover(k, gpu, c, o) {}
+    };
+    std::map<int, std::shared_ptr<const P>> provers;
+    std::vector<engine_slot<P>> slots;
+    for (int d : devices) {
+        auto& p = provers[d];
+        if (!p) {
+            auto owner = std::make_shared<on_device>(d, vram_budget_per_device, pk, circuit, prover_options);
+            p = std::shared_ptr<const P>(owner, &owner->prover);
+        }
+        slots.push_back({d, p});
+    }
+    if (!options.device_lost) options.device_lost = cuda_device_lost;
+    return std::make_unique<engine<Curve, P>>(std::move(slots), std::move(options));
+}
+
+}  // namespace cuzk::groth16
