@@ -2,8 +2,10 @@
 //
 //   cuzk-prove [options]      builds the embedded default circuit (a synthetic BLS12-381
 //                             circuit with a 2^12-row domain), runs the INSECURE test setup,
-//                             proves (GPU when present, else CPU), verifies, prints a per-stage
-//                             timing table; exits 0 only if every proof verifies (--help).
+//                             proves through the engine (GPU when present, else CPU; --workers,
+//                             --devices), verifies, prints a per-stage timing table and for
+//                             --proofs N > 1 the engine's summary (--trace FILE: its Chrome trace);
+//                             exits 0 only if every proof verifies (--help).
 //   cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--stages]
 //                             rapidsnark's interface: proves a circom/snarkjs circuit and writes
 //                             proof.json and public.json as snarkjs does (bn128 or bls12381,
@@ -21,6 +23,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "cuzk/groth16/curve.hpp"
+#include "cuzk/groth16/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
@@ -37,7 +41,7 @@
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
 #if defined(__CUDACC__)
-#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/engine_cuda.cuh"
 #include "cuzk/groth16/test_setup_cuda.cuh"
 #endif
 #include "zkey_prover.hpp"
@@ -58,6 +62,8 @@ struct options {
     bool precompute = false;
     bool porep = false;
     std::string write_params;  // --write-params FILE: the test key as a bellperson .params file
+    std::string trace;         // --trace FILE: the engine's Chrome trace
+    std::vector<int> devices{0};
 };
 
 /// Prints `why` and the usage; to stdout with exit status 0 for --help, else to stderr with 2.
@@ -96,8 +102,12 @@ struct options {
                  "                               the circuit resident and uploads only the witness (default)\n"
                  "  --precompute                 keep shifted copies of the resident key's bases on the GPU\n"
                  "                               (fewer MSM additions for ~12x the key's memory)\n"
-                 "  --workers N                  threads proving concurrently on one GPU (default 1)\n"
-                 "  --vram-gb G                  VRAM budget (default: 90%% of the device)\n"
+                 "  --workers N                  engine workers per device (per GPU; on the CPU backend, threads\n"
+                 "                               sharing all cores) proving concurrently (default 1)\n"
+                 "  --devices LIST               GPUs for the engine, comma-separated, a GPU listed twice gets\n"
+                 "                               two slots (default 0)\n"
+                 "  --trace FILE                 write the engine's Chrome trace (Perfetto: ui.perfetto.dev)\n"
+                 "  --vram-gb G                  VRAM budget per device (default: 90%% of the first listed)\n"
                  "  --seed S                     circuit and setup seed (default 1)\n",
                  why);
     std::exit(help ? 0 : 2);
@@ -144,6 +154,21 @@ options parse(int argc, char** argv) {
         else if (a == "--porep") o.porep = true;
         else if (a == "--write-params") o.write_params = value();
         else if (a == "--workers") o.workers = unsigned(integer(1, 64));
+        else if (a == "--trace") o.trace = value();
+        else if (a == "--devices") {
+            o.devices.clear();
+            const std::string list = value();
+            for (size_t at = 0; at <= list.size();) {
+                const size_t comma = std::min(list.find(',', at), list.size());
+                const std::string item = list.substr(at, comma - at);
+                char* end = nullptr;
+                const long d = std::strtol(item.c_str(), &end, 10);
+                if (item.empty() || *end != '\0' || d < 0 || d > 1023)
+                    usage(("cuzk-prove: bad device '" + item + "' in --devices " + list).c_str());
+                o.devices.push_back(int(d));
+                at = comma + 1;
+            }
+        }
         else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
         else if (a == "--seed") o.seed = uint64_t(integer(0, 1e18));
         else if (a == "--help" || a == "-h") usage("cuzk-prove: the example Groth16 prover", true);
@@ -163,46 +188,68 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
-/// Runs o.proofs proofs on o.workers threads with `prove(k, times)`, verifies each, prints the
-/// median per stage; returns true if all verified.
-template <class Curve, class ProveFn>
-bool run_proofs(const options& o, const proving_key<Curve>& pk, const circuit<typename Curve::fr>& ckt, ProveFn prove) {
-    std::vector<stage_times> times(o.proofs);
-    std::vector<char> ok(o.proofs, 0);
-    std::vector<double> verify_ms(o.proofs);
-    auto t0 = std::chrono::steady_clock::now();
-    std::vector<std::thread> threads;
-    for (unsigned w = 0; w < o.workers; ++w)
-        threads.emplace_back([&, w] {
-            for (unsigned k = w; k < o.proofs; k += o.workers) {
-                proof<Curve> pi = prove(times[k]);
-                auto tv = std::chrono::steady_clock::now();
-                ok[k] = verify(pk.vk, ckt.public_inputs(), pi);
-                verify_ms[k] = 1e3 * seconds_since(tv);
-                if (o.proofs >= 10 && w == 0) std::printf("  ... proof %u/%u\r", k + 1, o.proofs), std::fflush(stdout);
-            }
-        });
-    for (auto& t : threads) t.join();
-    const double wall = seconds_since(t0);
-
-    std::vector<std::string> names;
-    std::map<std::string, std::vector<double>> per_stage;
-    std::vector<double> totals;
-    for (const auto& t : times) {
-        for (const auto& s : t.stages) {
-            if (!per_stage.count(s.name)) names.push_back(s.name);
-            per_stage[s.name].push_back(s.ms());
+/// Proves o.proofs partitions of the circuit's witness through the engine (a, b, c evaluated
+/// by the producer on the host when `evaluate_on_host`, overlapping the proofs), verifies each,
+/// prints the median per stage and, for several proofs, the engine's summary; writes the trace
+/// for --trace. Returns true if all verified.
+template <class Curve, class Engine>
+bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<typename Curve::fr>& ckt, Engine& e,
+                bool evaluate_on_host) {
+    using Fr = typename Curve::fr;
+    unsigned produced = 0;
+    const auto out = e.prove_stream([&]() -> std::optional<partition<Fr>> {
+        if (produced == o.proofs) return std::nullopt;
+        partition<Fr> p{.z = ckt.assignment};
+        if (evaluate_on_host) {
+            stage_timer untimed(nullptr);
+            p.abc = evaluate_abc_checked(ckt.system, std::span<const Fr>(p.z), untimed);
         }
-        totals.push_back(t.total_ms());
+        if (o.proofs >= 10) std::printf("  ... partition %u/%u queued\r", ++produced, o.proofs), std::fflush(stdout);
+        else ++produced;
+        return p;
+    });
+    const std::vector<partition_trace> traces = e.take_trace();
+
+    unsigned valid = 0;
+    std::vector<double> verify_ms;
+    for (const auto& r : out) {
+        if (!r.value) {
+            std::printf("\n  proof FAILED: %s\n", r.message().c_str());
+            continue;
+        }
+        const auto tv = std::chrono::steady_clock::now();
+        valid += verify(pk.vk, ckt.public_inputs(), *r.value);
+        verify_ms.push_back(1e3 * seconds_since(tv));
     }
-    std::printf("\n  %-28s %12s\n", "stage (median of proofs)", "ms");
-    for (const auto& n : names) std::printf("  %-28s %12.2f\n", n.c_str(), median(per_stage[n]));
+    std::vector<std::string> names;
+    std::map<std::string, std::vector<double>> host, gpu;
+    std::vector<double> totals;
+    for (const auto& t : traces) {
+        for (const auto& st : t.stages) {
+            if (!host.count(st.name)) names.push_back(st.name);
+            host[st.name].push_back(st.ms());
+            if (st.on_gpu()) gpu[st.name].push_back(st.gpu_end_ms - st.gpu_start_ms);
+        }
+        totals.push_back(t.end_ms - t.start_ms);
+    }
+    std::printf("\n  %-28s %12s %12s\n", "stage (median of proofs)", "ms", "GPU ms");
+    for (const auto& n : names) {
+        std::printf("  %-28s %12.2f", n.c_str(), median(host[n]));
+        if (gpu.count(n)) std::printf(" %12.2f", median(gpu[n]));
+        std::printf("\n");
+    }
+    const trace_summary sum = summarise(traces);
     std::printf("  %-28s %12.2f\n  %-28s %12.2f\n", "prove (one proof)", median(totals), "verify", median(verify_ms));
-    std::printf("  %-28s %12.2f  (%u proofs, %u worker%s)\n", "throughput: ms per proof", 1e3 * wall / o.proofs, o.proofs,
-                o.workers, o.workers == 1 ? "" : "s");
-    bool all = std::all_of(ok.begin(), ok.end(), [](char c) { return c != 0; });
-    std::printf("  %u/%u proofs VALID\n", unsigned(std::count(ok.begin(), ok.end(), 1)), o.proofs);
-    return all;
+    std::printf("  %-28s %12.2f  (%u proofs, %zu slot%s x %u worker%s)\n", "throughput: ms per proof",
+                sum.wall_ms / o.proofs, o.proofs, e.slots(), e.slots() == 1 ? "" : "s", o.workers,
+                o.workers == 1 ? "" : "s");
+    if (o.proofs > 1) std::printf("%s", format_summary(sum).c_str());
+    if (!o.trace.empty()) {
+        cuzk::io::write_text_file(o.trace, chrome_trace_json(traces));
+        std::printf("  trace: %s (%zu partitions)\n", o.trace.c_str(), traces.size());
+    }
+    std::printf("  %u/%u proofs VALID\n", valid, o.proofs);
+    return valid == o.proofs;
 }
 
 #if defined(__CUDACC__)
@@ -215,24 +262,26 @@ template <class Curve, class Policy>
 bool run_gpu_policy(const options& o, std::shared_ptr<const proving_key<Curve>> pk,
                     const circuit<typename Curve::fr>& ckt) {
     cudaDeviceProp prop{};
-    CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, 0));
+    CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, o.devices.front()));
     size_t budget = o.vram_gb > 0 ? size_t(o.vram_gb * 1e9) : size_t(0.9 * double(prop.totalGlobalMem));
-    gpu_context gpu(0, budget);
     auto t0 = std::chrono::steady_clock::now();
     const bool on_gpu = o.evaluate == "gpu";
     std::shared_ptr<const r1cs<typename Curve::fr>> system;
-    if (on_gpu) system = std::shared_ptr<const r1cs<typename Curve::fr>>(&ckt.system, [](auto*) {});  // outlives p
+    if (on_gpu) system = std::shared_ptr<const r1cs<typename Curve::fr>>(&ckt.system, [](auto*) {});  // outlives e
     if (o.precompute) std::printf("  building shifted-base tables on the GPU ...\n"), std::fflush(stdout);
-    prover<Curve, Policy> p(pk, gpu, system, {.precompute_bases = o.precompute});
-    std::printf("  GPU: %s, budget %.1f GB; key %s, circuit %s (%.2f s)\n", prop.name, budget / 1e9,
-                p.key_resident() ? "resident" : "uploaded per proof",
+    const size_t witness_bytes = (ckt.assignment.size() + (on_gpu ? 0 : 3 * pk->domain_size())) * sizeof(ckt.assignment[0]);
+    // Every worker fed and one partition ahead.
+    const engine_options eo{.workers_per_slot = o.workers,
+                            .max_queued_bytes = (o.devices.size() * o.workers + 1) * witness_bytes};
+    auto e = make_cuda_engine<Curve, Policy>(pk, system, o.devices, budget, eo, {.precompute_bases = o.precompute});
+    const auto& p = *e->slot(0).prover;
+    std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", o.devices.front(), prop.name,
+                budget / 1e9, p.key_resident() ? "resident" : "uploaded per proof",
                 p.circuit_resident() ? "resident (a, b, c evaluated on the GPU)" : "on the host", seconds_since(t0));
     if (!p.fallback_reason().empty()) std::printf("  note: %s\n", p.fallback_reason().c_str());
     if (!p.circuit_fallback_reason().empty()) std::printf("  note: %s\n", p.circuit_fallback_reason().c_str());
     if (!p.tables_note().empty()) std::printf("  precomputed bases: %s\n", p.tables_note().c_str());
-    return run_proofs<Curve>(o, *pk, ckt, [&](stage_times& t) {
-        return on_gpu ? p.prove(ckt.assignment, os_random{}, &t) : p.prove(ckt.system, ckt.assignment, os_random{}, &t);
-    });
+    return run_engine<Curve>(o, *pk, ckt, *e, !p.circuit_resident());
 }
 
 template <class Curve, lock_granularity L>
@@ -312,8 +361,11 @@ int run(const options& o) {
     }
 #endif
     if (!gpu) {
-        prover<Curve> p(pk);
-        ok = run_proofs<Curve>(o, *pk, ckt, [&](stage_times& t) { return p.prove(ckt.system, ckt.assignment, os_random{}, &t); });
+        auto system = std::shared_ptr<const r1cs<Fr>>(&ckt.system, [](auto*) {});  // outlives e
+        const size_t witness_bytes = ckt.assignment.size() * sizeof(Fr);
+        engine<Curve, prover<Curve>> e({{-1, std::make_shared<const prover<Curve>>(pk, system)}},
+                                       {.workers_per_slot = o.workers, .max_queued_bytes = (o.workers + 1) * witness_bytes});
+        ok = run_engine<Curve>(o, *pk, ckt, e, false);
     }
     std::printf("%s\n", ok ? "all proofs verified" : "VERIFICATION FAILED");
     return ok ? 0 : 1;
