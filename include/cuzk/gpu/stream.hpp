@@ -3,6 +3,7 @@
 
 #include <cuda_runtime.h>
 
+#include <exception>
 #include <utility>
 
 #include "cuzk/gpu/cuda_error.hpp"
@@ -31,6 +32,25 @@ public:
 
 private:
     cudaStream_t s_ = nullptr;
+};
+
+/// Waits for a stream when destroyed during an exception's unwinding (only then), so that the
+/// work a failed proof left queued on it has run before what that work uses is freed or given
+/// back; the success path orders its own frees. Errors are dropped and the last-error slot
+/// cleared: a cleanup must not fail the next launch check.
+class wait_on_unwind {
+public:
+    explicit wait_on_unwind(cudaStream_t s) : s_(s), exceptions_(std::uncaught_exceptions()) {}
+    ~wait_on_unwind() {
+        if (std::uncaught_exceptions() > exceptions_ && cudaStreamSynchronize(s_) != cudaSuccess)
+            (void)cudaGetLastError();
+    }
+    wait_on_unwind(const wait_on_unwind&) = delete;
+    wait_on_unwind& operator=(const wait_on_unwind&) = delete;
+
+private:
+    cudaStream_t s_;
+    int exceptions_;
 };
 
 }  // namespace cuzk::gpu

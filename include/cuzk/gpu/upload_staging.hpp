@@ -28,15 +28,7 @@ class upload_staging {
     static constexpr size_t default_slot_bytes = size_t(32) << 20;
 
     explicit upload_staging(size_t slot_bytes = default_slot_bytes) : slot_bytes_(slot_bytes) {}
-    ~upload_staging() {
-        for (int s = 0; s < 2; ++s) {
-            if (done_[s] != nullptr) {
-                cudaEventSynchronize(done_[s]);  // no DMA may still read the slot
-                cudaEventDestroy(done_[s]);
-            }
-            if (slot_[s] != nullptr) cudaFreeHost(slot_[s]);
-        }
-    }
+    ~upload_staging() { release(); }
     upload_staging(const upload_staging&) = delete;
     upload_staging& operator=(const upload_staging&) = delete;
 
@@ -68,12 +60,29 @@ class upload_staging {
     size_t slot_bytes() const { return slot_bytes_; }
 
   private:
+    // Complete or nothing: a failure part-way leaves no slot behind, so the next call starts over.
     void allocate() {
-        if (slot_[0] != nullptr) return;
+        if (done_[1] != nullptr) return;
+        try {
+            for (int s = 0; s < 2; ++s) {
+                // Portable: usable from every device, whichever the caller's stream belongs to.
+                CUZK_CUDA_CHECK(cudaHostAlloc(&slot_[s], slot_bytes_, cudaHostAllocPortable));
+                CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&done_[s], cudaEventDisableTiming));
+            }
+        } catch (...) {
+            release();
+            throw;
+        }
+    }
+    void release() noexcept {
         for (int s = 0; s < 2; ++s) {
-            // Portable: usable from every device, whichever the caller's stream belongs to.
-            CUZK_CUDA_CHECK(cudaHostAlloc(&slot_[s], slot_bytes_, cudaHostAllocPortable));
-            CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&done_[s], cudaEventDisableTiming));
+            if (done_[s] != nullptr) {
+                cudaEventSynchronize(done_[s]);  // no DMA may still read the slot
+                cudaEventDestroy(done_[s]);
+                done_[s] = nullptr;
+            }
+            if (slot_[s] != nullptr) cudaFreeHost(slot_[s]);
+            slot_[s] = nullptr;
         }
     }
 

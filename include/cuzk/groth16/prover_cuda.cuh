@@ -104,6 +104,9 @@ struct device_key {
     using G2 = typename Curve::g2;
     gpu::device_buffer<affine<G1>> a, b_g1, l, h;
     gpu::device_buffer<affine<G2>> b_g2;
+    // Last, so destroyed first: after a failure part-way, the copies still queued on the copy
+    // stream finish before the vectors are freed on their allocation stream.
+    gpu::wait_on_unwind uploads_;
 
     static size_t bytes_for(const proving_key<Curve>& pk) {
         return (pk.a.size() + pk.b_g1.size() + pk.l.size() + pk.h.size()) * sizeof(affine<G1>) +
@@ -112,7 +115,8 @@ struct device_key {
     /// Allocates all vectors on `s` and uploads each on `copy`, recording `ready[k]` after vector k
     /// (order: a, b_g1, b_g2, l, h) so that compute can wait for exactly what it needs.
     device_key(const proving_key<Curve>& pk, cudaStream_t s, cudaStream_t copy, cudaEvent_t* ready)
-        : a(pk.a.size(), s), b_g1(pk.b_g1.size(), s), l(pk.l.size(), s), h(pk.h.size(), s), b_g2(pk.b_g2.size(), s) {
+        : a(pk.a.size(), s), b_g1(pk.b_g1.size(), s), l(pk.l.size(), s), h(pk.h.size(), s), b_g2(pk.b_g2.size(), s),
+          uploads_(copy) {
         if (copy != s) {  // the copies must see the allocations
             cudaEvent_t allocated = ready[0];
             CUZK_CUDA_CHECK(cudaEventRecord(allocated, s));
@@ -135,13 +139,32 @@ struct device_key {
 struct key_events {
     cudaEvent_t e[5] = {};
     key_events() {
-        for (auto& x : e) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&x, cudaEventDisableTiming));
+        try {
+            for (auto& x : e) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&x, cudaEventDisableTiming));
+        } catch (...) {  // no destructor runs for a constructor that throws
+            destroy();
+            throw;
+        }
     }
-    ~key_events() {
-        for (auto& x : e) cudaEventDestroy(x);
+    ~key_events() { destroy(); }
+    void destroy() noexcept {
+        for (auto& x : e)
+            if (x != nullptr) cudaEventDestroy(x);  // destroying a null event would set the last error
     }
     key_events(const key_events&) = delete;
     key_events& operator=(const key_events&) = delete;
+};
+
+/// Host ranges a prover page-locked, unregistered when destroyed: also when the constructor
+/// throws after registering some (no ~prover runs then).
+struct host_registrations {
+    std::vector<void*> ranges;
+    host_registrations() = default;
+    host_registrations(const host_registrations&) = delete;
+    host_registrations& operator=(const host_registrations&) = delete;
+    ~host_registrations() {
+        for (void* p : ranges) cudaHostUnregister(p);
+    }
 };
 
 /// Makes `device` current; a member declared before the prover's first CUDA object, so that its
@@ -258,7 +281,6 @@ public:
 
     ~prover() {
         cudaSetDevice(gpu_.device());  // the members free their device memory and streams on it
-        for (void* p : pinned_) cudaHostUnregister(p);
     }
     prover(const prover&) = delete;
     prover& operator=(const prover&) = delete;
@@ -373,6 +395,7 @@ private:
 
         // Memory phase: budget, buffers, uploads (all on this worker's stream).
         auto reservation = timer.time("reserve VRAM", [&] { return gpu_.budget().reserve(per_proof_bytes()); });
+        gpu::wait_on_unwind frees_done(st);  // on an error, the budget returns once the frees below ran
         gpu::device_buffer<fr> d_abc, d_z, d_za, d_zb;  // d_za, d_zb: z at A's and B's present variables
         gpu::device_buffer<char> d_ws;
         gpu::device_buffer<unsigned long long> d_first_bad;
@@ -548,7 +571,7 @@ private:
         CUZK_CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
         if (attr.type == cudaMemoryTypeHost) return;  // already page-locked by someone else
         CUZK_CUDA_CHECK(cudaHostRegister(p, v.size() * sizeof(T), cudaHostRegisterDefault));
-        pinned_.push_back(p);
+        pinned_.ranges.push_back(p);
     }
 
     std::shared_ptr<const proving_key<Curve>> pk_;
@@ -569,7 +592,7 @@ private:
     gpu::vram_budget::reservation circuit_reservation_;
     std::unique_ptr<device_circuit<fr>> device_circuit_;
     std::string circuit_fallback_reason_;
-    std::vector<void*> pinned_;
+    detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
     mutable gpu::upload_staging staging_;  // witness (and host a, b, c) uploads; 64 MiB page-locked
 };
