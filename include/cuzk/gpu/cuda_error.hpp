@@ -5,6 +5,15 @@
 
 #include <string>
 
+#if defined(CUZK_GPU_FAULT_INJECTION)
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <mutex>
+#include <optional>
+#include <string_view>
+#endif
+
 #include "cuzk/core/error.hpp"
 
 namespace cuzk {
@@ -36,10 +45,121 @@ inline void check(cudaError_t code, const char* call, const char* file, int line
 }
 }  // namespace gpu
 
+#if defined(CUZK_GPU_FAULT_INJECTION)
+/// Device fault injection for tests (docs/RELIABILITY.md): with CUZK_GPU_FAULT_INJECTION defined,
+/// every CUZK_CUDA_CHECK and CUZK_CUDA_CHECK_LAUNCH is a numbered fault point, and the one that
+/// arm(k) names fails instead of making its call: an allocation then leaves nothing allocated, and
+/// the check throws the cuda_error a real failure of that call would (naming it). The counter is
+/// process-wide state on purpose (faults must reach code that takes no test parameter); only a
+/// test target defines the macro, and such a target must not link cuzk::instances: those are
+/// compiled without it, so the same inline functions would differ between objects (ODR).
+namespace gpu::fault_injection {
+
+/// What a fault point does, from the text of its call.
+enum class kind { alloc, copy, launch, other };
+inline constexpr int kinds = 4;
+
+/// alloc: cudaMalloc*, cudaHostAlloc; copy: cudaMemcpy* and cudaMemset* (transfers and fills);
+/// launch: a launch check, or a cub:: device algorithm (its size queries included); other: the
+/// rest (events, streams, synchronisation, device and pointer queries, host registration).
+constexpr kind classify(std::string_view call) {
+    if (call.starts_with("cudaMalloc") || call.starts_with("cudaHostAlloc")) return kind::alloc;
+    if (call.starts_with("cudaMemcpy") || call.starts_with("cudaMemset")) return kind::copy;
+    if (call.starts_with("cub::")) return kind::launch;
+    return kind::other;
+}
+
+constexpr const char* name(kind k) {
+    constexpr const char* names[kinds] = {"alloc", "copy", "launch", "other"};
+    return names[int(k)];
+}
+
+/// A fault point as it was reached.
+struct point {
+    kind what = kind::other;
+    const char* call = "";
+    const char* file = "";
+    int line = 0;
+};
+
+/// The counters; every thread's fault points count.
+struct state {
+    std::mutex m;
+    uint64_t reached = 0;  ///< fault points reached since reset()
+    uint64_t by_kind[kinds] = {};
+    uint64_t fail_at = 0;         ///< 1-based number of the point to fail, 0: none
+    std::optional<point> failed;  ///< the point that was made to fail
+};
+
+inline state& current() {
+    static state s;
+    return s;
+}
+
+/// Zeroes the counters and disarms.
+inline void reset() {
+    state& s = current();
+    std::lock_guard lock(s.m);
+    s.reached = 0;
+    std::fill(std::begin(s.by_kind), std::end(s.by_kind), 0);
+    s.fail_at = 0;
+    s.failed.reset();
+}
+
+/// reset(), then the k-th fault point from now (k >= 1) fails.
+inline void arm(uint64_t k) {
+    reset();
+    std::lock_guard lock(current().m);
+    current().fail_at = k;
+}
+
+inline uint64_t reached() {
+    std::lock_guard lock(current().m);
+    return current().reached;
+}
+
+inline uint64_t reached(kind k) {
+    std::lock_guard lock(current().m);
+    return current().by_kind[int(k)];
+}
+
+/// The point that failed since the last arm(), if one did.
+inline std::optional<point> failed() {
+    std::lock_guard lock(current().m);
+    return current().failed;
+}
+
+/// Counts a fault point and, when it is the armed one, throws what a real failure of that kind
+/// of call would (non-sticky errors, so the next call works) without making the call.
+inline void reach(kind k, const char* call, const char* file, int line) {
+    constexpr cudaError_t codes[kinds] = {cudaErrorMemoryAllocation, cudaErrorInvalidValue,
+                                          cudaErrorLaunchOutOfResources, cudaErrorInvalidValue};
+    {
+        state& s = current();
+        std::lock_guard lock(s.m);
+        ++s.by_kind[int(k)];
+        if (++s.reached != s.fail_at) return;
+        s.failed = point{k, call, file, line};
+    }
+    check(codes[int(k)], call, file, line);
+}
+
+}  // namespace gpu::fault_injection
+#endif
+
 }  // namespace cuzk
 
-/// Evaluates a CUDA runtime call and throws cuzk::cuda_error naming it if it fails.
+/// CUZK_CUDA_CHECK(call): evaluates a CUDA runtime call and throws cuzk::cuda_error naming it if
+/// it fails. CUZK_CUDA_CHECK_LAUNCH(what): after a kernel launch, reports a launch-configuration
+/// error as a cuda_error naming `what`. With CUZK_GPU_FAULT_INJECTION each is a fault point first.
+#if defined(CUZK_GPU_FAULT_INJECTION)
+#define CUZK_CUDA_CHECK(call)                                                                                       \
+    (::cuzk::gpu::fault_injection::reach(::cuzk::gpu::fault_injection::classify(#call), #call, __FILE__, __LINE__), \
+     ::cuzk::gpu::check((call), #call, __FILE__, __LINE__))
+#define CUZK_CUDA_CHECK_LAUNCH(what)                                                                            \
+    (::cuzk::gpu::fault_injection::reach(::cuzk::gpu::fault_injection::kind::launch, what, __FILE__, __LINE__), \
+     ::cuzk::gpu::check(cudaGetLastError(), what, __FILE__, __LINE__))
+#else
 #define CUZK_CUDA_CHECK(call) ::cuzk::gpu::check((call), #call, __FILE__, __LINE__)
-
-/// After a kernel launch: reports a launch-configuration error as a cuda_error naming `what`.
 #define CUZK_CUDA_CHECK_LAUNCH(what) ::cuzk::gpu::check(cudaGetLastError(), what, __FILE__, __LINE__)
+#endif

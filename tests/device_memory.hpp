@@ -1,0 +1,51 @@
+// Device memory as a test sees it from outside the prover: the device's stream-ordered pool
+// (where every cudaMallocAsync of cuzk comes from) and cudaMemGetInfo. Plain runtime calls, not
+// CUZK_CUDA_CHECK: in the fault-injection test those would be fault points.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace cuzk::test {
+
+inline void expect_cuda(cudaError_t code, const char* what) {
+    if (code != cudaSuccess) throw std::runtime_error(std::string(what) + ": " + cudaGetErrorName(code));
+}
+
+struct device_memory {
+    uint64_t pool_used = 0;      ///< bytes of live allocations from the device's pool
+    uint64_t pool_reserved = 0;  ///< bytes the pool holds from the driver (live or kept)
+    uint64_t device_used = 0;    ///< total - free per cudaMemGetInfo (every process, every allocator)
+
+    /// Queries only: no synchronisation, nothing trimmed (what a service would see between proofs).
+    static device_memory now(int device) {
+        device_memory m;
+        cudaMemPool_t pool = nullptr;
+        expect_cuda(cudaDeviceGetMemPool(&pool, device), "cudaDeviceGetMemPool");
+        expect_cuda(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &m.pool_used),
+                    "cudaMemPoolGetAttribute(used)");
+        expect_cuda(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReservedMemCurrent, &m.pool_reserved),
+                    "cudaMemPoolGetAttribute(reserved)");
+        size_t free = 0, total = 0;
+        expect_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+        m.device_used = total - free;
+        return m;
+    }
+
+    /// After every stream-ordered free has run (cudaDeviceSynchronize) and the pool has given
+    /// back what it keeps (cudaMemPoolTrimTo 0): the level to compare with a baseline taken the
+    /// same way. Device-global calls, so for tests only, never beside another worker's proof.
+    static device_memory settled(int device) {
+        expect_cuda(cudaSetDevice(device), "cudaSetDevice");
+        expect_cuda(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
+        cudaMemPool_t pool = nullptr;
+        expect_cuda(cudaDeviceGetMemPool(&pool, device), "cudaDeviceGetMemPool");
+        expect_cuda(cudaMemPoolTrimTo(pool, 0), "cudaMemPoolTrimTo");
+        return now(device);
+    }
+};
+
+}  // namespace cuzk::test

@@ -1,0 +1,295 @@
+// Device fault injection (CUZK_GPU_FAULT_INJECTION, defined for this target only; the hook is in
+// gpu/cuda_error.hpp). The fault points of one 2^10 proof are counted by kind, then for every k
+// the k-th is made to fail, and
+//   - the prover throws cuda_error naming the call that failed (an injected failure skips the
+//     call: a failed allocation leaves nothing allocated);
+//   - the budget's accounting and the device pool's live bytes return exactly to their level,
+//     cudaMemGetInfo to within device_tolerance; measured after cudaDeviceSynchronize and
+//     cudaMemPoolTrimTo(pool, 0) from the test (device_memory::settled), since the prover never
+//     synchronises or trims the device and the failed proof's queued work may still be running;
+//   - the next proof on the same prover succeeds and verifies.
+// Per curve and staging policy, two sweeps: a warm prover's proof (both entry points: a, b, c
+// evaluated on the GPU and uploaded from the host), and a fresh prover's construction with its
+// first proof (where the one-time allocations happen). Skipped without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <random>
+#include <string>
+#include <type_traits>
+
+#include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/stream.hpp"
+#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/synthetic_circuit.hpp"
+#include "cuzk/groth16/test_setup.hpp"
+#include "cuzk/groth16/verifier.hpp"
+#include "device_memory.hpp"
+#include "gpu_test.hpp"
+#include "process_resources.hpp"
+
+#if !defined(CUZK_GPU_FAULT_INJECTION) || defined(CUZK_PRECOMPILED)
+#error "test_gpu_faults needs CUZK_GPU_FAULT_INJECTION and a header-only build (tests/CMakeLists.txt)"
+#endif
+
+namespace {
+
+using namespace cuzk;
+using namespace cuzk::groth16;
+namespace fi = cuzk::gpu::fault_injection;
+
+constexpr int device = 0;
+// cudaMemGetInfo counts the driver's own lazily grown reservations too (local memory, modules,
+// stream resources); the pool's live bytes are the exact measure, this the coarse backstop.
+constexpr uint64_t device_tolerance = uint64_t(8) << 20;
+
+/// A curve and a prover policy: the key resident (prestaged), or uploaded per proof on a second
+/// stream from page-locked key vectors (streamed).
+template <class C, class Policy>
+struct config {
+    using curve = C;
+    using policy = Policy;
+    static std::string name() {
+        return std::string(std::is_same_v<C, bls12_381::curve> ? "BLS12-381" : "BN254") +
+               (Policy::stage == staging::prestaged ? " prestaged" : " streamed");
+    }
+};
+using streamed = cuda_policy<lock_granularity::split, staging::streamed>;
+using configs = ::testing::Types<config<bls12_381::curve, cuda_policy<>>, config<bls12_381::curve, streamed>,
+                                 config<bn254::curve, cuda_policy<>>, config<bn254::curve, streamed>>;
+
+template <class Config>
+class GpuFaults : public ::testing::Test {};
+TYPED_TEST_SUITE(GpuFaults, configs);
+
+/// What a sweep saw: fault points per kind in the counting run, and failures per kind injected.
+struct tally {
+    uint64_t counted[fi::kinds] = {};
+    uint64_t failed[fi::kinds] = {};
+    uint64_t points() const { return counted[0] + counted[1] + counted[2] + counted[3]; }
+    void count() {
+        for (int k = 0; k < fi::kinds; ++k) counted[k] = fi::reached(fi::kind(k));
+    }
+    void print(const std::string& what) const {
+        std::printf("faults: %-40s %4llu points (alloc %llu, copy %llu, launch %llu, other %llu)\n", what.c_str(),
+                    (unsigned long long)points(), (unsigned long long)counted[0], (unsigned long long)counted[1],
+                    (unsigned long long)counted[2], (unsigned long long)counted[3]);
+    }
+};
+
+template <class C>
+struct fixture {
+    using Fr = typename C::fr;
+    circuit<Fr> ckt = synthetic_circuit<Fr>({.log_domain = 10, .num_public = 3, .bit_share = 0.5, .seed = 18});
+    std::shared_ptr<const proving_key<C>> pk = std::make_shared<const proving_key<C>>(
+        test_setup_insecure<C>(ckt.system, 18));
+    std::shared_ptr<const r1cs<Fr>> cs = std::make_shared<const r1cs<Fr>>(ckt.system);
+    std::mt19937_64 rng{18};
+
+    /// One proof through either entry point (the circuit is resident: prove(z) evaluates a, b, c
+    /// on the GPU, prove(cs, z) uploads them).
+    template <class P>
+    proof<C> prove(const P& p, bool abc_on_gpu) {
+        const std::span<const Fr> z(ckt.assignment);
+        return abc_on_gpu ? p.prove(z, rng) : p.prove(ckt.system, z, rng);
+    }
+};
+
+/// Runs f with the k-th fault point armed; expects a cuda_error naming the failed call and adds
+/// the point's kind to t. Returns false (a test failure) when no point failed.
+template <class F>
+bool fails_at(uint64_t k, uint64_t points, tally& t, F&& f) {
+    fi::arm(k);
+    std::string what;
+    bool typed = false;
+    try {
+        f();
+    } catch (const cuda_error& e) {
+        what = e.what();
+        typed = true;
+    } catch (const std::exception& e) {
+        what = e.what();
+    }
+    const std::optional<fi::point> p = fi::failed();
+    fi::reset();
+    if (!p) {
+        ADD_FAILURE() << "fault point " << k << " of " << points << " was not reached (the proof's points changed)";
+        return false;
+    }
+    ++t.failed[int(p->what)];
+    EXPECT_TRUE(typed) << "fault " << k << " (" << p->call << ", " << p->file << ":" << p->line
+                       << ") was reported untyped: " << what;
+    EXPECT_EQ(what.rfind(p->call, 0), 0u)
+        << "fault " << k << ": the error does not name the call " << p->call << ": " << what;
+    return true;
+}
+
+/// The level every sweep returns to: budget in use, device memory after settling, descriptors
+/// and threads.
+struct level {
+    size_t budget;
+    test::device_memory vram;
+    long fds, threads;
+    static level now(gpu_context& g) {
+        const auto host = test::process_resources::now();
+        return {g.budget().used(), test::device_memory::settled(g.device()), host.fds, host.threads};
+    }
+};
+
+void expect_level(const level& base, const level& now, uint64_t k) {
+    EXPECT_EQ(now.budget, base.budget) << "after fault " << k << ": the budget did not return";
+    EXPECT_EQ(now.vram.pool_used, base.vram.pool_used) << "after fault " << k << ": device allocations leaked";
+    EXPECT_LE(now.vram.device_used, base.vram.device_used + device_tolerance)
+        << "after fault " << k << ": cudaMemGetInfo's use grew";
+}
+
+void print_levels(const std::string& what, const level& base, const level& worst) {
+    std::printf(
+        "faults: %-40s budget %zu -> max %zu, pool %llu -> max %llu bytes, cudaMemGetInfo %.2f -> max %.2f MiB\n",
+        what.c_str(), base.budget, worst.budget, (unsigned long long)base.vram.pool_used,
+        (unsigned long long)worst.vram.pool_used, double(base.vram.device_used) / double(1 << 20),
+        double(worst.vram.device_used) / double(1 << 20));
+}
+
+void raise(level& worst, const level& now) {
+    worst.budget = std::max(worst.budget, now.budget);
+    worst.vram.pool_used = std::max(worst.vram.pool_used, now.vram.pool_used);
+    worst.vram.device_used = std::max(worst.vram.device_used, now.vram.device_used);
+}
+
+// The hook itself: an injected allocation makes no allocation, counts as alloc, and is reported
+// as the cuda_error of that call; the next allocation is real.
+TEST(GpuFaultInjection, an_injected_allocation_allocates_nothing) {
+    SKIP_WITHOUT_GPU();
+    const gpu::stream s;
+    const auto before = test::device_memory::settled(device);
+    fi::arm(1);
+    try {
+        gpu::device_buffer<uint64_t> b(size_t(1) << 20, s);
+        ADD_FAILURE() << "the armed allocation succeeded";
+    } catch (const cuda_error& e) {
+        EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
+        EXPECT_EQ(std::string(e.what()).rfind("cudaMallocAsync(", 0), 0u) << e.what();
+    }
+    ASSERT_TRUE(fi::failed());
+    EXPECT_EQ(fi::failed()->what, fi::kind::alloc);
+    EXPECT_EQ(fi::reached(fi::kind::alloc), 1u);
+    EXPECT_EQ(test::device_memory::settled(device).pool_used, before.pool_used);
+    fi::reset();
+    {
+        gpu::device_buffer<uint64_t> b(size_t(1) << 20, s);
+        EXPECT_NE(b.data(), nullptr);
+        EXPECT_EQ(fi::reached(fi::kind::alloc), 1u);
+        EXPECT_EQ(fi::reached(), 1u);
+    }
+    s.synchronize();
+    EXPECT_EQ(fi::reached(fi::kind::other), 1u);
+    EXPECT_EQ(cudaGetLastError(), cudaSuccess) << "an injected failure left an error behind";
+}
+
+// A warm prover (its one-time allocations done): every fault point of one proof, through each
+// entry point.
+TYPED_TEST(GpuFaults, every_fault_point_of_a_warm_proof) {
+    SKIP_WITHOUT_GPU();
+    using C = typename TypeParam::curve;
+    using P = prover<C, typename TypeParam::policy>;
+    fixture<C> f;
+    gpu_context gpu(device, size_t(1) << 30);
+    const P p(f.pk, gpu, f.cs);
+    ASSERT_TRUE(p.circuit_resident()) << p.circuit_fallback_reason();
+    for (const bool abc_on_gpu : {true, false}) {
+        const std::string what = TypeParam::name() + (abc_on_gpu ? ", warm, prove(z)" : ", warm, prove(cs, z)");
+        for (int i = 0; i < 2; ++i) ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, abc_on_gpu)));
+        const level base = level::now(gpu);
+        level worst = base;
+        tally t;
+        fi::reset();
+        f.prove(p, abc_on_gpu);
+        t.count();
+        fi::reset();
+        t.print(what);
+        ASSERT_GT(t.points(), 0u);
+        for (uint64_t k = 1; k <= t.points(); ++k) {
+            if (!fails_at(k, t.points(), t, [&] { f.prove(p, abc_on_gpu); })) break;
+            const level now = level::now(gpu);
+            expect_level(base, now, k);
+            raise(worst, now);
+            ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, abc_on_gpu)))
+                << "the proof after fault " << k << " does not verify";
+        }
+        for (int k = 0; k < fi::kinds; ++k)
+            EXPECT_EQ(t.failed[k], t.counted[k]) << "failures of kind " << fi::name(fi::kind(k));
+        const level end = level::now(gpu);
+        EXPECT_EQ(end.fds, base.fds) << "descriptors leaked";
+        EXPECT_EQ(end.threads, base.threads) << "threads leaked";
+        print_levels(what, base, worst);
+    }
+}
+
+// A fresh prover: every fault point of its construction and first proof. A construction that
+// failed is retried; a proof that failed is followed by one on the same prover.
+TYPED_TEST(GpuFaults, every_fault_point_of_construction_and_first_proof) {
+    SKIP_WITHOUT_GPU();
+    using C = typename TypeParam::curve;
+    using P = prover<C, typename TypeParam::policy>;
+    const std::string what = TypeParam::name() + ", new prover + first proof";
+    fixture<C> f;
+    gpu_context gpu(device, size_t(1) << 30);
+    // The streamed policy page-locks the key's vectors: a failed construction must unlock them.
+    auto key_unlocked = [&] {
+        cudaPointerAttributes a{};
+        return cudaPointerGetAttributes(&a, f.pk->a.data()) == cudaSuccess && a.type == cudaMemoryTypeUnregistered;
+    };
+    auto construct_and_prove = [&](std::optional<P>& p) {
+        p.emplace(f.pk, gpu, f.cs);
+        return f.prove(*p, true);
+    };
+    {
+        std::optional<P> warm;
+        ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), construct_and_prove(warm)));
+    }
+    const level base = level::now(gpu);
+    ASSERT_EQ(base.budget, 0u);
+    ASSERT_TRUE(key_unlocked());
+    level worst = base;
+    tally t;
+    fi::reset();
+    {
+        std::optional<P> p;
+        construct_and_prove(p);
+    }
+    t.count();
+    fi::reset();
+    t.print(what);
+    ASSERT_GT(t.points(), 0u);
+    for (uint64_t k = 1; k <= t.points(); ++k) {
+        std::optional<P> p;
+        if (!fails_at(k, t.points(), t, [&] { construct_and_prove(p); })) break;
+        if (p) {
+            EXPECT_EQ(gpu.budget().used(), gpu.budget().resident())
+                << "after fault " << k << ": a proof's reservation outlived it";
+        } else {
+            EXPECT_EQ(gpu.budget().used(), 0u)
+                << "after fault " << k << ": a failed construction kept its reservations";
+            EXPECT_TRUE(key_unlocked()) << "after fault " << k << ": a failed construction left the key page-locked";
+            p.emplace(f.pk, gpu, f.cs);
+        }
+        ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(*p, true)))
+            << "the proof after fault " << k << " does not verify";
+        p.reset();
+        EXPECT_TRUE(key_unlocked()) << "after fault " << k << ": the key stayed page-locked";
+        const level now = level::now(gpu);
+        expect_level(base, now, k);
+        raise(worst, now);
+    }
+    for (int k = 0; k < fi::kinds; ++k)
+        EXPECT_EQ(t.failed[k], t.counted[k]) << "failures of kind " << fi::name(fi::kind(k));
+    const level end = level::now(gpu);
+    EXPECT_EQ(end.fds, base.fds) << "descriptors leaked";
+    EXPECT_EQ(end.threads, base.threads) << "threads leaked";
+    print_levels(what, base, worst);
+}
+
+}  // namespace
