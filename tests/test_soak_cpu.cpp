@@ -6,13 +6,11 @@
 //   - open file descriptors (/proc/self/fd) and threads (/proc/self/task): unchanged.
 // Warm-up first (OpenMP's thread pool, glibc's per-thread arenas and the first-touch pages
 // reach their steady state there), then the baseline, then the measured proofs.
-// The GPU soak (>= 2,000 proofs at 2^16, VRAM from the budget and cudaMemGetInfo) belongs to
-// scripts/gpu-suite.sh; docs/RELIABILITY.md has both.
+// The GPU soak (>= 2,000 proofs at 2^16, VRAM from the budget and cudaMemGetInfo) is
+// tests/test_soak_gpu.cu, run by scripts/gpu-suite.sh; docs/RELIABILITY.md has both.
 //
 // CUZK_SOAK_PROOFS overrides the number of measured proofs (default 150) for a longer run.
-#include <dirent.h>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -21,15 +19,12 @@
 #include <random>
 #include <string>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "groth16_curves.hpp"
+#include "process_resources.hpp"
 
 // ASan keeps freed blocks in quarantine (up to 256 MiB) and TSan keeps shadow memory: under
 // them RSS is not a leak measure, and the sanitizer's own leak checker takes over.
@@ -49,40 +44,7 @@ namespace {
 using namespace cuzk;
 using namespace cuzk::groth16;
 
-/// Entries in a /proc directory (without . and ..).
-long count_entries(const char* dir) {
-    DIR* d = opendir(dir);
-    if (!d) return -1;
-    long n = 0;
-    while (dirent* e = readdir(d))
-        if (e->d_name[0] != '.') ++n;
-    closedir(d);
-    return n;
-}
-
-struct resources {
-    long rss_bytes = -1;   ///< resident set, /proc/self/statm
-    long heap_bytes = -1;  ///< malloc'ed bytes in use (mallinfo2), -1 where unavailable
-    long fds = -1;         ///< open descriptors (the one opendir holds is counted every time)
-    long threads = -1;     ///< tasks of the process
-
-    static resources now() {
-        resources r;
-        if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
-            long size = 0, resident = 0;
-            if (std::fscanf(f, "%ld %ld", &size, &resident) == 2) r.rss_bytes = resident * sysconf(_SC_PAGESIZE);
-            std::fclose(f);
-        }
-#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
-        struct mallinfo2 mi = mallinfo2();
-        // Sanitizer runtimes replace malloc and report zeros here: then this measure is skipped.
-        if (mi.uordblks + mi.hblkhd > 0) r.heap_bytes = long(mi.uordblks + mi.hblkhd);
-#endif
-        r.fds = count_entries("/proc/self/fd");
-        r.threads = count_entries("/proc/self/task");
-        return r;
-    }
-};
+using resources = test::process_resources;
 
 size_t measured_proofs() {
     if (const char* s = std::getenv("CUZK_SOAK_PROOFS")) return size_t(std::strtoull(s, nullptr, 10));
