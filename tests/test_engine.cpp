@@ -31,8 +31,8 @@ template <class C>
 struct setup {
     using Fr = typename C::fr;
     std::shared_ptr<const r1cs<Fr>> system = std::make_shared<const r1cs<Fr>>(test::chain<Fr>(0).system);
-    std::shared_ptr<const proving_key<C>> pk =
-        std::make_shared<const proving_key<C>>(test_setup_insecure<C>(*system, 7));
+    std::shared_ptr<const proving_key<C>> pk = std::make_shared<const proving_key<C>>(
+        test_setup_insecure<C>(*system, 7));
     std::shared_ptr<const prover<C>> cpu = std::make_shared<const prover<C>>(pk, system);
 
     std::vector<partition<Fr>> partitions(size_t n, bool seeded = false) const {
@@ -155,7 +155,8 @@ TYPED_TEST(EngineTest, TheQueueLimitWaitsOrRefuses) {
     gated->inner = s.cpu;
     gated->gate = std::make_shared<std::latch>(1);
     {  // fail: two partitions fit (one being proved, one queued), the third is refused
-        engine<C, test_prover<C>> e({{-1, gated}}, {.max_queued_bytes = 2 * bytes, .on_full = engine_options::when_full::fail});
+        engine<C, test_prover<C>> e({{-1, gated}},
+                                    {.max_queued_bytes = 2 * bytes, .on_full = engine_options::when_full::fail});
         auto f0 = e.submit(parts[0]);
         auto f1 = e.submit(parts[1]);
         EXPECT_THROW(e.submit(parts[2]), engine_queue_full);
@@ -283,7 +284,8 @@ TYPED_TEST(EngineTest, TheTraceIsJsonAndItsIntervalsNest) {
     // intervals), up to the writer's rounding to a nanosecond.
     const double eps = 2e-3;
     for (auto& [key, t] : tracks) {
-        std::sort(t.begin(), t.end(), [](auto& a, auto& b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
+        std::sort(t.begin(), t.end(),
+                  [](auto& a, auto& b) { return a.first != b.first ? a.first < b.first : a.second > b.second; });
         std::vector<std::pair<double, double>> open;
         for (const auto& iv : t) {
             while (!open.empty() && iv.first >= open.back().second - eps) open.pop_back();
@@ -316,11 +318,29 @@ TEST(EngineTrace, GpuBusyIsTheUnionOfStageIntervalsPerDevice) {
         return s;
     };
     std::vector<partition_trace> t(3);
-    t[0] = {.index = 0, .slot = 0, .device = 0, .worker = 0, .start_ms = 0, .end_ms = 10, .ok = true,
+    t[0] = {.index = 0,
+            .slot = 0,
+            .device = 0,
+            .worker = 0,
+            .start_ms = 0,
+            .end_ms = 10,
+            .ok = true,
             .stages = {stage(1, 4), stage(5, 9)}};
-    t[1] = {.index = 1, .slot = 0, .device = 0, .worker = 1, .start_ms = 2, .end_ms = 12, .ok = true,
+    t[1] = {.index = 1,
+            .slot = 0,
+            .device = 0,
+            .worker = 1,
+            .start_ms = 2,
+            .end_ms = 12,
+            .ok = true,
             .stages = {stage(3, 6), stage(8, 11)}};  // overlaps: union [1, 11] on device 0
-    t[2] = {.index = 2, .slot = 1, .device = 1, .worker = 0, .start_ms = 0, .end_ms = 20, .ok = true,
+    t[2] = {.index = 2,
+            .slot = 1,
+            .device = 1,
+            .worker = 0,
+            .start_ms = 0,
+            .end_ms = 20,
+            .ok = true,
             .stages = {stage(0, 5)}};
     const trace_summary s = summarise(t);
     ASSERT_EQ(s.gpus.size(), 2u);

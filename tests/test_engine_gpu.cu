@@ -29,8 +29,8 @@ template <class C>
 struct setup {
     using Fr = typename C::fr;
     std::shared_ptr<const r1cs<Fr>> system = std::make_shared<const r1cs<Fr>>(test::chain<Fr>(0, kLength).system);
-    std::shared_ptr<const proving_key<C>> pk =
-        std::make_shared<const proving_key<C>>(test_setup_insecure<C>(*system, 11));
+    std::shared_ptr<const proving_key<C>> pk = std::make_shared<const proving_key<C>>(
+        test_setup_insecure<C>(*system, 11));
 
     std::vector<partition<Fr>> partitions() const {
         std::vector<partition<Fr>> v;
@@ -75,10 +75,12 @@ void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers)
             if (!st.on_gpu()) continue;
             ++on_gpu;
             EXPECT_LE(st.gpu_start_ms, st.gpu_end_ms) << st.name;
-            // The stream works on a stage only after the worker enqueued it (up to the anchor's
-            // microseconds), and the partition ends after the stream passed it.
-            EXPECT_GE(st.gpu_start_ms, st.start_ms - 0.05) << st.name;
-            EXPECT_LE(st.gpu_end_ms, t.end_ms + 0.05) << st.name;
+            // The stream starts a stage only after the worker began enqueuing it, and the
+            // partition ends after the stream passed it. GPU times are put on the host clock by
+            // an anchor read after its synchronisation returned, so they are late by that wake-up
+            // (microseconds; 1 ms allowed for a descheduled worker), never early.
+            EXPECT_GE(st.gpu_start_ms, st.start_ms - 0.001) << st.name;
+            EXPECT_LE(st.gpu_end_ms, t.end_ms + 1.0) << st.name;
         }
         EXPECT_GE(on_gpu, 6u);  // upload, NTT, five MSMs (evaluation too with the resident circuit)
     }

@@ -129,7 +129,8 @@ public:
             slots_.push_back({std::move(s), true, {}, 0, 0, 0});
         }
         for (size_t s = 0; s < slots_.size(); ++s)
-            for (unsigned w = 0; w < options_.workers_per_slot; ++w) threads_.emplace_back([this, s, w] { work(s, w); });
+            for (unsigned w = 0; w < options_.workers_per_slot; ++w)
+                threads_.emplace_back([this, s, w] { work(s, w); });
     }
 
     /// Proves what is queued, then stops the workers.
@@ -151,7 +152,8 @@ public:
         const size_t bytes = p.bytes();
         if (bytes > options_.max_queued_bytes)
             throw invalid_argument("engine: a partition of " + std::to_string(bytes) +
-                                   " bytes exceeds max_queued_bytes (" + std::to_string(options_.max_queued_bytes) + ")");
+                                   " bytes exceeds max_queued_bytes (" + std::to_string(options_.max_queued_bytes) +
+                                   ")");
         job j{std::move(p), {}, bytes, 0, false};
         std::future<proof<Curve>> f = j.result.get_future();
         std::unique_lock lock(m_);
@@ -159,8 +161,8 @@ public:
         if (!fits()) {
             if (options_.on_full == engine_options::when_full::fail)
                 throw engine_queue_full("engine: the queue holds " + std::to_string(queued_bytes_) + " of " +
-                                        std::to_string(options_.max_queued_bytes) +
-                                        " witness bytes; a partition of " + std::to_string(bytes) + " does not fit");
+                                        std::to_string(options_.max_queued_bytes) + " witness bytes; a partition of " +
+                                        std::to_string(bytes) + " does not fit");
             space_cv_.wait(lock, [&] { return fits() || usable_slots() == 0; });
         }
         if (usable_slots() == 0) throw error("engine: no usable slot left (" + last_loss_ + ")");
@@ -315,10 +317,8 @@ private:
             queued_bytes_ -= j.bytes;
             space_cv_.notify_all();
             lock.unlock();
-            if (err)
-                j.result.set_exception(err);
-            else
-                j.result.set_value(std::move(*pi));
+            if (err) j.result.set_exception(err);
+            else j.result.set_value(std::move(*pi));
             lock.lock();
         }
     }

@@ -36,10 +36,8 @@ inline bool is_sticky_cuda_error(cudaError_t e) {
         case cudaErrorECCUncorrectable:
         case cudaErrorContextIsDestroyed:
         case cudaErrorDevicesUnavailable:
-        case cudaErrorNoDevice:
-            return true;
-        default:
-            return false;
+        case cudaErrorNoDevice: return true;
+        default: return false;
     }
 }
 

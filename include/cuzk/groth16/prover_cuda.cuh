@@ -193,15 +193,19 @@ public:
     auto time(const char* name, F&& f) {
         if (!anchor_) return timer_.time(name, f);
         marks_.push_back({timer_.recorded(), gpu::event{}, gpu::event{}});
-        marks_.back().start.record(st_);
-        if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
-            timer_.time(name, f);
-            marks_.back().end.record(st_);
-        } else {
-            auto r = timer_.time(name, f);
-            marks_.back().end.record(st_);
-            return r;
-        }
+        // The start event goes in after the stage's host start is read: on an idle stream it
+        // completes at once, and recorded first it could land before the host interval.
+        return timer_.time(name, [&]() -> decltype(auto) {
+            marks_.back().start.record(st_);
+            if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
+                f();
+                marks_.back().end.record(st_);
+            } else {
+                decltype(auto) r = f();
+                marks_.back().end.record(st_);
+                return r;
+            }
+        });
     }
 
     /// Writes the intervals into the timer's stages; call once the stream has passed them all.
