@@ -151,24 +151,6 @@ inline std::pair<std::string, std::string> output_paths(const std::string& dir, 
     return {base.string() + ".proof.json", base.string() + ".public.json"};
 }
 
-/// A JSON string literal for s (quotes, backslashes and control characters escaped).
-inline std::string json_string(const std::string& s) {
-    std::string out = "\"";
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += char(c);
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-        } else {
-            out += char(c);
-        }
-    }
-    return out + "\"";
-}
-
 /// Single mode: rapidsnark's interface. Exit status 0 or 1.
 template <class IoCurve>
 int prove_single(const std::string& zkey, const std::string& wtns, const std::string& proof_path,
@@ -244,7 +226,7 @@ int serve(const std::string& zkey, const std::string& out_dir, const std::string
     std::printf(
         "{\"ready\": true, \"curve\": %s, \"variables\": %zu, \"domain\": %zu, \"backend\": \"%s\", "
         "\"read_ms\": %.1f}\n",
-        json_string(std::string(IoCurve::name)).c_str(), key.key().num_variables(), key.key().domain_size(),
+        cuzk::io::json::quote(std::string(IoCurve::name)).c_str(), key.key().num_variables(), key.key().domain_size(),
         key.on_gpu() ? "gpu" : "cpu", 1e3 * key.read_seconds());
     std::fflush(stdout);
     std::string line;
@@ -256,11 +238,11 @@ int serve(const std::string& zkey, const std::string& out_dir, const std::string
         const outcome r = key.prove(line, proof_path, public_path);
         if (r.ok)
             std::printf("{\"witness\": %s, \"ok\": true, \"proof\": %s, \"public\": %s, \"prove_ms\": %.1f}\n",
-                        json_string(line).c_str(), json_string(proof_path).c_str(), json_string(public_path).c_str(),
-                        1e3 * r.prove_s);
+                        cuzk::io::json::quote(line).c_str(), cuzk::io::json::quote(proof_path).c_str(),
+                        cuzk::io::json::quote(public_path).c_str(), 1e3 * r.prove_s);
         else
-            std::printf("{\"witness\": %s, \"ok\": false, \"error\": %s}\n", json_string(line).c_str(),
-                        json_string(r.error).c_str());
+            std::printf("{\"witness\": %s, \"ok\": false, \"error\": %s}\n", cuzk::io::json::quote(line).c_str(),
+                        cuzk::io::json::quote(r.error).c_str());
         std::fflush(stdout);
     }
     return 0;

@@ -73,6 +73,14 @@ TEST(io_json, writes_like_json_stringify_with_indent_one) {
     EXPECT_EQ(json::write(json::parse(want)), want);
 }
 
+TEST(io_json, quote_escapes_what_a_parser_reads_back) {
+    const std::string s = "path \"a\\b\"\n\t\x01 end";
+    const std::string q = json::quote(s);
+    // What node prints for JSON.stringify("path \"a\\b\"\n\t\u0001 end").
+    EXPECT_EQ(q, "\"path \\\"a\\\\b\\\"\\n\\t\\u0001 end\"");
+    EXPECT_EQ(json::parse(q).text, s);
+}
+
 // ---- decimals ------------------------------------------------------------------------------------
 
 TEST(io_json, decimal_strings_of_field_elements) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cuzk/groth16/stage_timer.hpp"
+#include "cuzk/io/json.hpp"
 
 namespace cuzk::groth16 {
 
@@ -74,23 +75,6 @@ inline double union_length(std::vector<std::pair<double, double>> v) {
     return total;
 }
 
-inline void append_json_string(std::string& out, const std::string& s) {
-    out += '"';
-    for (unsigned char c : s) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += char(c);
-        } else if (c < 0x20) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", c);
-            out += buf;
-        } else {
-            out += char(c);
-        }
-    }
-    out += '"';
-}
-
 inline void append_number(std::string& out, double x) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.3f", x);
@@ -130,8 +114,9 @@ inline trace_summary summarise(const std::vector<partition_trace>& traces) {
 inline std::string format_summary(const trace_summary& s) {
     std::string out;
     char line[160];
-    std::snprintf(line, sizeof line, "  wall %.1f ms: %zu proved, %zu failed, %.0f proofs/hour, median latency %.1f ms\n",
-                  s.wall_ms, s.done, s.failed, s.proofs_per_hour, s.median_latency_ms);
+    std::snprintf(line, sizeof line,
+                  "  wall %.1f ms: %zu proved, %zu failed, %.0f proofs/hour, median latency %.1f ms\n", s.wall_ms,
+                  s.done, s.failed, s.proofs_per_hour, s.median_latency_ms);
     out += line;
     const double wall = s.wall_ms > 0 ? s.wall_ms : 1;
     for (const auto& w : s.workers) {
@@ -152,7 +137,6 @@ inline std::string format_summary(const trace_summary& s) {
 /// "partition k" event per proof on its worker's track with its stages nested inside, and the
 /// GPU intervals on the worker's GPU track.
 inline std::string chrome_trace_json(const std::vector<partition_trace>& traces) {
-    using detail::append_json_string;
     using detail::append_number;
     std::string out = "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[";
     bool first = true;
@@ -164,7 +148,7 @@ inline std::string chrome_trace_json(const std::vector<partition_trace>& traces)
                      const partition_trace& t) {
         begin_event();
         out += "{\"ph\":\"X\",\"name\":";
-        append_json_string(out, name);
+        out += io::json::quote(name);
         out += ",\"pid\":" + std::to_string(pid) + ",\"tid\":" + std::to_string(tid) + ",\"ts\":";
         append_number(out, 1e3 * start_ms);
         out += ",\"dur\":";
@@ -172,7 +156,7 @@ inline std::string chrome_trace_json(const std::vector<partition_trace>& traces)
         out += ",\"args\":{\"partition\":" + std::to_string(t.index);
         if (!t.ok) {
             out += ",\"error\":";
-            append_json_string(out, t.error);
+            out += io::json::quote(t.error);
         }
         out += "}}";
     };
@@ -181,7 +165,7 @@ inline std::string chrome_trace_json(const std::vector<partition_trace>& traces)
         out += std::string("{\"ph\":\"M\",\"name\":\"") + what + "\",\"pid\":" + std::to_string(pid);
         if (tid) out += ",\"tid\":" + std::to_string(*tid);
         out += ",\"args\":{\"name\":";
-        append_json_string(out, name);
+        out += io::json::quote(name);
         out += "}}";
     };
     std::map<size_t, int> slots;
@@ -204,8 +188,7 @@ inline std::string chrome_trace_json(const std::vector<partition_trace>& traces)
         metadata("process_name", slot, nullptr,
                  "slot " + std::to_string(slot) + (device < 0 ? ": CPU" : ": GPU " + std::to_string(device)));
     for (const auto& [slot, tid] : tracks) {
-        metadata("thread_name", slot, &tid,
-                 "worker " + std::to_string(tid / 2) + (tid % 2 ? " GPU stream" : ""));
+        metadata("thread_name", slot, &tid, "worker " + std::to_string(tid / 2) + (tid % 2 ? " GPU stream" : ""));
     }
     out += "]}\n";
     return out;

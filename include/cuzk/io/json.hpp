@@ -358,6 +358,13 @@ inline value parse(std::string_view text, std::string_view name = "<json>") {
     return detail::parser(text, name).parse_document();
 }
 
+/// s as a JSON string literal: quotes, backslashes and control characters escaped.
+inline std::string quote(std::string_view s) {
+    std::string out;
+    detail::write_string(out, s);
+    return out;
+}
+
 /// Formats like JSON.stringify(v, null, 1): one space of indent per level, no final newline.
 inline std::string write(const value& v) {
     std::string out;
