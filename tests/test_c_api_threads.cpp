@@ -451,6 +451,60 @@ TYPED_TEST(CApi, TruncatedAndCorruptBuffers) {
     EXPECT_NE(std::strstr(err, "absent.zkey"), nullptr) << err;
 }
 
+namespace {
+
+/// The offset of nPublic in a zkey: section 2 (Groth16 header) holds n8q, q, n8r, r, nVars, nPublic.
+size_t zkey_n_public_offset(const std::vector<uint8_t>& z) {
+    auto u32 = [&](size_t at) {
+        uint32_t v;
+        std::memcpy(&v, z.data() + at, 4);
+        return v;
+    };
+    size_t at = 12;  // magic, version, number of sections
+    while (at + 12 <= z.size()) {
+        uint64_t size;
+        std::memcpy(&size, z.data() + at + 4, 8);
+        if (u32(at) == 2) {
+            const size_t body = at + 12, n8q = u32(body), n8r = u32(body + 4 + n8q);
+            return body + 4 + n8q + 4 + n8r + 4;
+        }
+        at += 12 + size_t(size);
+    }
+    ADD_FAILURE() << "no section 2";
+    return 0;
+}
+
+}  // namespace
+
+TYPED_TEST(CApi, PublicSizeBoundIsExactAndCountedNotBuilt) {
+    const auto& f = this->f();
+    // The bound is the writer's length for num_public signals of the widest decimal (the oracle:
+    // io::json::write of such an array).
+    auto widest = io::json::value::make_array();
+    const size_t digits = io::to_decimal(TypeParam::fr::modulus).size();
+    for (size_t i = 0; i < f.system.num_public; ++i)
+        widest.items.push_back(io::json::value::make_string(std::string(digits, '9')));
+    unsigned long long bound = 0;
+    char err[512];
+    ASSERT_EQ(cuzk_groth16_public_size_for_zkey_buf(f.zkey.data(), f.zkey.size(), &bound, err, sizeof err),
+              CUZK_PROVER_OK)
+        << err;
+    EXPECT_EQ(bound, io::json::write(widest).size() + 1);
+    // A header claiming 2^32 - 1 public signals (found by fuzz_c_api: the bound used to build that
+    // array, gigabytes): the header-only query answers at once, and the key itself is refused.
+    auto hostile = f.zkey;
+    const uint32_t huge = 0xffffffffu;
+    std::memcpy(hostile.data() + zkey_n_public_offset(hostile), &huge, 4);
+    ASSERT_EQ(cuzk_groth16_public_size_for_zkey_buf(hostile.data(), hostile.size(), &bound, err, sizeof err),
+              CUZK_PROVER_OK)
+        << err;
+    EXPECT_EQ(bound, 0xffffffffull * (digits + 5) + 3);
+    cuzk_prover* p = nullptr;
+    EXPECT_EQ(cuzk_groth16_prover_create(&p, hostile.data(), hostile.size(), err, sizeof err),
+              CUZK_PROVER_ERROR_INVALID_ZKEY);
+    EXPECT_EQ(p, nullptr);
+}
+
 TYPED_TEST(CApi, RandomnessFailureIsAnError) {
     const auto& f = this->f();
     handle h;

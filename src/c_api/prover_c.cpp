@@ -180,14 +180,15 @@ unsigned long long proof_json_bound() {
     return io::json::write(root).size() + 1;
 }
 
-/// Bytes (with the NUL) that hold any public.json with n_public signals (io::public_to_json).
+/// Bytes (with the NUL) that hold any public.json with n_public signals: the length of what
+/// io::json::write makes of n strings of max_digits digits ("[]", or "[\n \"d..d\",\n ...\n]":
+/// per signal a newline, an indent, the quoted digits and a comma but the last), counted and not
+/// built, since a hostile header may claim 2^32 - 1 signals.
 template <class IoCurve>
 unsigned long long public_json_bound(size_t n_public) {
-    using io::json::value;
-    value arr = value::make_array();
-    const std::string r(max_digits<typename IoCurve::fr>(), '9');
-    for (size_t i = 0; i < n_public; ++i) arr.items.push_back(value::make_string(r));
-    return io::json::write(arr).size() + 1;
+    const unsigned long long digits = max_digits<typename IoCurve::fr>();
+    const unsigned long long text = n_public == 0 ? 2 : n_public * (digits + 5) + 2;
+    return text + 1;
 }
 
 unsigned long long public_json_bound(unsigned curve, size_t n_public) {
