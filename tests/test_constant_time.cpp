@@ -10,15 +10,16 @@
 //     mont_field::inverse ("constant time in the value"), for Fr, Fq and Fq2 of both curves;
 //   - the randomiser arithmetic of groth16::assemble_proof (r s, [r] delta, [s] delta in G1 and
 //     G2, [s] A, [r] B_g1, [r s] delta), with r, s secret (ConstantTimeAssemble);
-//   - assemble_proof itself, r and s secret from the generator on (ConstantTimeFindings: known
-//     reports, excluded from ct_valgrind; see that case).
+//   - assemble_proof itself, r and s secret from the generator on (ConstantTimeProof): what it
+//     may reveal (a rejected candidate, a zero r or s redrawn, the finished proof) goes through
+//     core/declassify.hpp, which this target turns on with CUZK_CT_CHECK.
 // Each case also checks its result against variable-time code on the same public inputs, so the
 // plain run means something too (the client requests do nothing outside valgrind).
 //
 // ctest runs this executable several ways (tests/CMakeLists.txt, tests/ct_valgrind.cmake):
 //   test_constant_time           plain, as every gtest executable (results only)
-//   ct_valgrind                  under valgrind memcheck, all but ConstantTimeLeaks.* and
-//                                ConstantTimeFindings*: must report 0 errors
+//   ct_valgrind                  under valgrind memcheck, all but ConstantTimeLeaks.*: must
+//                                report 0 errors
 //   ct_valgrind_detects_branch   ConstantTimeLeaks.SecretBranch: memcheck MUST report a jump,
 //   ct_valgrind_detects_index    ConstantTimeLeaks.SecretIndex: an address,
 //   ct_valgrind_detects_vartime  ConstantTimeLeaks.VartimeMulIsReported: a jump (mul_vartime),
@@ -59,9 +60,9 @@ void secret(T& x) {
     (void)x;
 #endif
 }
-/// Declassifies x (a result that is public, or about to be compared by the test).
+/// Marks x public (a result that is, or that the test is about to compare).
 template <class T>
-void declassify(T& x) {
+void reveal(T& x) {
 #if CT_HAVE_VALGRIND
     (void)VALGRIND_MAKE_MEM_DEFINED(&x, sizeof x);
 #else
@@ -114,7 +115,7 @@ TYPED_TEST(ConstantTimeGroup, mul_secret_scalar_and_point) {
         for (const Fr& k : scalars) {
             const jacobian<G> expect = mul_vartime(p, k);
             jacobian<G> got = mul(secret_copy(p), secret_copy(k));
-            declassify(got);
+            reveal(got);
             EXPECT_TRUE(got == expect) << G::name;
         }
     }
@@ -132,7 +133,7 @@ TYPED_TEST(ConstantTimeGroup, add_ct_every_case) {
     for (const auto& [a, b] : cases) {
         const jacobian<G> expect = a + b;
         jacobian<G> got = detail::add_ct(secret_copy(a), secret_copy(b));
-        declassify(got);
+        reveal(got);
         EXPECT_TRUE(got == expect) << G::name;
     }
 }
@@ -145,7 +146,7 @@ TYPED_TEST(ConstantTimeGroup, ct_select_secret_condition) {
     const jacobian<G> b = jacobian<G>::from_affine(ec_test::random_curve_point<G>(rng));
     for (bool take_b : {false, true}) {
         jacobian<G> got = ct_select(secret_copy(a), secret_copy(b), secret_copy(take_b));
-        declassify(got);
+        reveal(got);
         const jacobian<G>& want = take_b ? b : a;
         EXPECT_EQ(0, std::memcmp(&got, &want, sizeof got));
     }
@@ -167,12 +168,12 @@ TYPED_TEST(ConstantTimeField, arithmetic_on_secrets) {
         F results[] = {sa + sb, sa - sb, sa * sb, sa.square(), sa.dbl(), -sa, sa.inverse()};
         const F expect[] = {a + b, a - b, a * b, a.square(), a.dbl(), -a, a.inverse()};
         for (size_t i = 0; i < std::size(results); ++i) {
-            declassify(results[i]);
+            reveal(results[i]);
             EXPECT_TRUE(results[i] == expect[i]) << "operation " << i << ", round " << round;
         }
         if constexpr (requires { a.to_canonical(); }) {
             auto c = sa.to_canonical();
-            declassify(c);
+            reveal(c);
             EXPECT_TRUE(c == a.to_canonical());
         }
     }
@@ -208,10 +209,10 @@ TYPED_TEST(ConstantTimeAssemble, randomiser_arithmetic) {
     jacobian<G2> s_delta2 = mul(delta2, ss);
     jacobian<G1> b1 = detail::add_ct(sum_b1, s_delta);  // secret: B_g1 is not in the proof
     jacobian<G1> c_part = detail::add_ct(detail::add_ct(mul(a_pub, ss), mul(b1, sr)), -mul(delta1, srs));
-    declassify(r_delta);
-    declassify(s_delta2);
-    declassify(b1);
-    declassify(c_part);
+    reveal(r_delta);
+    reveal(s_delta2);
+    reveal(b1);
+    reveal(c_part);
 
     const Fr rs = r * s;
     EXPECT_TRUE(r_delta == mul_vartime(delta1, r));
@@ -235,17 +236,13 @@ struct secret_rng {
 };
 
 template <class C>
-class ConstantTimeFindings : public ::testing::Test {};
-TYPED_TEST_SUITE(ConstantTimeFindings, curves);
+class ConstantTimeProof : public ::testing::Test {};
+TYPED_TEST_SUITE(ConstantTimeProof, curves);
 
-// assemble_proof itself with r, s secret from the generator on. NOT clean under valgrind today
-// (docs/RELIABILITY.md, "Constant time"): the rejection sampling of r, s (mont_field::random,
-// the is_zero loop) branches on the candidates, the secret terms are added with the branching
-// jacobian::operator+, and to_affine branches on A and C (public by then). So ct_valgrind
-// excludes this suite; run it by hand to see the reports:
-//   valgrind build/tests/test_constant_time --gtest_filter='ConstantTimeFindings*'
-// Without valgrind it checks that the secret generator changes nothing.
-TYPED_TEST(ConstantTimeFindings, assemble_proof_end_to_end) {
+// assemble_proof itself with r, s secret from the generator on: the rejection sampling of r and
+// s, the additions of the secret terms (add_ct) and the normalisation of the public A, B, C
+// (after declassify). Without valgrind it checks that the secret generator changes nothing.
+TYPED_TEST(ConstantTimeProof, assemble_proof_end_to_end) {
     using C = TypeParam;
     using G1 = typename C::g1;
     using G2 = typename C::g2;
@@ -262,7 +259,7 @@ TYPED_TEST(ConstantTimeFindings, assemble_proof_end_to_end) {
 
     secret_rng secret_words{std::mt19937_64(42)};
     auto got = groth16::assemble_proof<C>(pk, sums[0], sums[1], sum_b2, sums[2], sums[3], secret_words);
-    declassify(got);
+    reveal(got);
     std::mt19937_64 public_words(42);
     const auto want = groth16::assemble_proof<C>(pk, sums[0], sums[1], sum_b2, sums[2], sums[3], public_words);
     EXPECT_TRUE(got.a == want.a && got.b == want.b && got.c == want.c);
@@ -316,7 +313,7 @@ TEST(ConstantTimeLeaks, SecretBranch) {
     const jacobian<G> p = jacobian<G>::generator();
     const auto k = G::scalar::random(rng);
     jacobian<G> got = mul_branch_leak(p, secret_copy(k));
-    declassify(got);
+    reveal(got);
     EXPECT_TRUE(got == mul_vartime(p, k));
 }
 
@@ -326,7 +323,7 @@ TEST(ConstantTimeLeaks, SecretIndex) {
     const jacobian<G> p = jacobian<G>::generator();
     const auto k = G::scalar::random(rng);
     jacobian<G> got = mul_index_leak(p, secret_copy(k));
-    declassify(got);
+    reveal(got);
     EXPECT_TRUE(got == mul_vartime(p, k));
 }
 
@@ -338,7 +335,7 @@ TEST(ConstantTimeLeaks, VartimeMulIsReported) {
     const jacobian<G> p = jacobian<G>::generator();
     const auto k = G::scalar::random(rng);
     jacobian<G> got = mul_vartime(p, secret_copy(k));
-    declassify(got);
+    reveal(got);
     EXPECT_TRUE(got == mul(p, k));
 }
 

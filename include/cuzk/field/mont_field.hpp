@@ -21,6 +21,7 @@
 #include <type_traits>
 
 #include "cuzk/core/bigint.hpp"
+#include "cuzk/core/declassify.hpp"
 #include "cuzk/core/error.hpp"
 #include "cuzk/field/binary_gcd.hpp"
 #include "cuzk/field/mont_arith_device.hpp"
@@ -115,7 +116,8 @@ struct mont_field {
             integer x{};
             for (size_t i = 0; i < limbs; ++i) x.limb[i] = uint64_t(rng());
             x.limb[limbs - 1] &= top_mask;
-            if (x < modulus) return from_montgomery_unchecked(x);  // uniform in Montgomery form too
+            // Rejected candidates are discarded: whether one was is public.
+            if (declassify(x < modulus)) return from_montgomery_unchecked(x);  // uniform in Montgomery form too
         }
     }
 

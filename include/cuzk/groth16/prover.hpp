@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/core/declassify.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "cuzk/groth16/density.hpp"
@@ -113,15 +114,17 @@ proof<Curve> assemble_proof_with(const proving_key<Curve>& pk, const jacobian<ty
     jacobian<G2> b2 = add_ct(sum_b2 + pk.vk.beta_g2, mul(pk.vk.delta_g2, s));
     jacobian<G1> c = add_ct(add_ct(add_ct(sum_l + sum_h, mul(a, s)), mul(b1, r)), -mul(pk.delta_g1, rs));
     secure_wipe(rs);
-    return proof<Curve>{to_affine(a), to_affine(b2), to_affine(c)};
+    // A, B, C are the proof: public from here on.
+    return proof<Curve>{to_affine(declassify(a)), to_affine(declassify(b2)), to_affine(declassify(c))};
 }
 
 /// The randomisers a proof draws from `rng`: r, then s, each redrawn while zero. Written in
 /// place (out-parameters, so that no copy of a secret is left behind for the caller to miss).
 template <class Fr, class Rng>
 void draw_randomisers(Fr& r, Fr& s, Rng& rng) {
-    do r = Fr::random(rng); while (r.is_zero());
-    do s = Fr::random(rng); while (s.is_zero());
+    // That r or s was redrawn reveals only that a candidate was zero.
+    do r = Fr::random(rng); while (declassify(ct_is_zero(r)));
+    do s = Fr::random(rng); while (declassify(ct_is_zero(s)));
 }
 
 /// assemble_proof_with fresh r, s from `rng` (draw_randomisers), wiped afterwards.
