@@ -57,8 +57,11 @@ struct config {
     }
 };
 using streamed = cuda_policy<lock_granularity::split, staging::streamed>;
-using configs = ::testing::Types<config<bls12_381::curve, cuda_policy<>>, config<bls12_381::curve, streamed>,
-                                 config<bn254::curve, cuda_policy<>>, config<bn254::curve, streamed>>;
+// One curve: the fault paths are the prover's and the same for both curves (BN254 had the same
+// points and verdicts, 137 / 159 / 204 / 214, in the H200 run of docs/RELIABILITY.md), and this
+// target compiles the whole CUDA prover header-only (it cannot link cuzk::instances, see
+// gpu/cuda_error.hpp): the second curve cost ~95 of its 194 CPU-s in CI.
+using configs = ::testing::Types<config<bls12_381::curve, cuda_policy<>>, config<bls12_381::curve, streamed>>;
 
 template <class Config>
 class GpuFaults : public ::testing::Test {};
