@@ -10,7 +10,6 @@
 // made while reading stays below a bound derived from the file's size).
 // Run it under the asan preset too (CMakePresets.json): ASan then checks the same paths for
 // leaks and invalid accesses through malloc/free, which this operator new calls.
-#include <dirent.h>
 #include <fcntl.h>
 #include <gtest/gtest-spi.h>
 #include <gtest/gtest.h>
@@ -31,6 +30,7 @@
 #include "cuzk/io/r1cs.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
+#include "process_resources.hpp"
 #include "test_io_synth.hpp"
 
 // ---- fault injection: a counting global operator new --------------------------------------------
@@ -106,15 +106,7 @@ using namespace cuzk;
 using namespace cuzk::io;
 using namespace cuzk::io::iotest;
 
-long open_fds() {
-    DIR* d = opendir("/proc/self/fd");
-    if (!d) return -1;
-    long n = 0;
-    while (dirent* e = readdir(d))
-        if (e->d_name[0] != '.') ++n;
-    closedir(d);
-    return n;
-}
+long open_fds() { return cuzk::test::count_entries("/proc/self/fd"); }
 
 /// A scratch directory for the test files, removed at the end.
 struct temp_dir {
