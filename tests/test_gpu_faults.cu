@@ -156,6 +156,12 @@ void print_levels(const std::string& what, const level& base, const level& worst
         double(worst.vram.device_used) / double(1 << 20));
 }
 
+/// The end of a sweep: every counted point was failed once, no descriptor or thread is left.
+void expect_sweep_complete(const std::string& what, const tally& t, const level& base, const level& worst,
+                           gpu_context& gpu) {
+    expect_sweep_complete(what, t, base, worst, gpu);
+}
+
 void raise(level& worst, const level& now) {
     worst.budget = std::max(worst.budget, now.budget);
     worst.vram.pool_used = std::max(worst.vram.pool_used, now.vram.pool_used);
@@ -222,12 +228,7 @@ TYPED_TEST(GpuFaults, every_fault_point_of_a_warm_proof) {
             ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, abc_on_gpu)))
                 << "the proof after fault " << k << " does not verify";
         }
-        for (int k = 0; k < fi::kinds; ++k)
-            EXPECT_EQ(t.failed[k], t.counted[k]) << "failures of kind " << fi::name(fi::kind(k));
-        const level end = level::now(gpu);
-        EXPECT_EQ(end.fds, base.fds) << "descriptors leaked";
-        EXPECT_EQ(end.threads, base.threads) << "threads leaked";
-        print_levels(what, base, worst);
+        expect_sweep_complete(what, t, base, worst, gpu);
     }
 }
 
@@ -287,12 +288,7 @@ TYPED_TEST(GpuFaults, every_fault_point_of_construction_and_first_proof) {
         expect_level(base, now, k);
         raise(worst, now);
     }
-    for (int k = 0; k < fi::kinds; ++k)
-        EXPECT_EQ(t.failed[k], t.counted[k]) << "failures of kind " << fi::name(fi::kind(k));
-    const level end = level::now(gpu);
-    EXPECT_EQ(end.fds, base.fds) << "descriptors leaked";
-    EXPECT_EQ(end.threads, base.threads) << "threads leaked";
-    print_levels(what, base, worst);
+    expect_sweep_complete(what, t, base, worst, gpu);
 }
 
 }  // namespace
