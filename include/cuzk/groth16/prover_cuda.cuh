@@ -23,6 +23,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <future>
 #include <memory>
@@ -209,10 +210,15 @@ public:
     }
 
     /// Writes the intervals into the timer's stages; call once the stream has passed them all.
+    /// The anchor's host time is read after its synchronisation returned, so mapped times are
+    /// late by that wake-up: microseconds on a quiet machine, tens of ms when many processes
+    /// share the GPU (seen on the H200 beside 36 compute-sanitizer runs). Every event has
+    /// completed by now, so a time past now is that lateness and is clamped to now.
     void finish() {
+        const double now = timer_.now_ms();
         for (auto& m : marks_)
-            timer_.set_gpu_interval(m.stage, anchor_ms_ + m.start.elapsed_ms_since(*anchor_),
-                                    anchor_ms_ + m.end.elapsed_ms_since(*anchor_));
+            timer_.set_gpu_interval(m.stage, std::min(now, anchor_ms_ + m.start.elapsed_ms_since(*anchor_)),
+                                    std::min(now, anchor_ms_ + m.end.elapsed_ms_since(*anchor_)));
     }
 
 private:
