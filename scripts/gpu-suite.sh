@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every GPU test and every benchmark and writes logs plus a short summary to OUTDIR.
+# Runs every GPU test (and the C API's threads test on the GPU backend) and every benchmark and
+# writes logs plus a short summary to OUTDIR.
 #
 #   scripts/gpu-suite.sh OUTDIR [BUILD_DIR]
 #
@@ -99,7 +100,8 @@ else
     rm -rf "$build"
     targets=()
     sources=()
-    [[ ${CUZK_SKIP_TESTS:-0} != 1 ]] && sources+=("$root"/tests/test_*.cu)
+    # test_c_api_threads is a host test that also runs here, on the GPU backend (below).
+    [[ ${CUZK_SKIP_TESTS:-0} != 1 ]] && sources+=("$root"/tests/test_*.cu "$root"/tests/test_c_api_threads.cpp)
     [[ $skip_bench != 1 ]] && sources+=("$root"/benchmarks/bench_*.cu "$root"/benchmarks/bench_*.cpp)
     for src in "${sources[@]}"; do
         [[ -e $src ]] || continue
@@ -173,7 +175,14 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
     for exe in "$build"/tests/test_*; do
         is_exe "$exe" || continue
         name=$(basename "$exe")
-        [[ -e $root/tests/$name.cu ]] || continue  # host tests run in CI, not here
+        gpu_args=()
+        if [[ $name == test_c_api_threads ]]; then
+            # The C API's threads-on-one-handle test, on the GPU backend (the rest of it runs in CI).
+            export CUZK_TEST_C_API_BACKEND=gpu
+            gpu_args=(--gtest_filter='*ThreadsOnOneHandle*')
+        elif [[ ! -e $root/tests/$name.cu ]]; then
+            continue  # host tests run in CI, not here
+        fi
         selected "$name" || continue
         for tool in "${runs[@]}"; do
             tag=$name${tool:+.$tool}
@@ -181,8 +190,8 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
             if [[ -n $tool ]]; then
                 cmd+=("$sanitizer" --tool "$tool" --error-exitcode 1 "${san_args[@]}")
             fi
-            cmd+=("$exe" --gtest_output="xml:$out/$tag.xml")
-            [[ -n $tool && -n $san_filter ]] && cmd+=(--gtest_filter="$san_filter")
+            cmd+=("$exe" --gtest_output="xml:$out/$tag.xml" "${gpu_args[@]}")
+            [[ -n $tool && -n $san_filter && ${#gpu_args[@]} == 0 ]] && cmd+=(--gtest_filter="$san_filter")
             start=$(date +%s)
             "${cmd[@]}" >"$out/$tag.log" 2>&1
             rc=$?

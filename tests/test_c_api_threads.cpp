@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -20,6 +22,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -186,6 +189,16 @@ cuzk_prover_options cpu_options() {
     return o;
 }
 
+/// The concurrency test's backend: the CPU, or the GPU with CUZK_TEST_C_API_BACKEND=gpu
+/// (scripts/gpu-suite.sh runs it so on a GPU machine): many threads on one GPU handle must
+/// give the serial run's proofs, which are the C++ CPU prover's.
+cuzk_prover_options concurrency_options() {
+    auto o = cpu_options();
+    const char* b = std::getenv("CUZK_TEST_C_API_BACKEND");
+    if (b && std::string_view(b) == "gpu") o.backend = CUZK_PROVER_BACKEND_GPU;
+    return o;
+}
+
 template <class IoCurve>
 class CApi : public ::testing::Test {
 public:
@@ -234,7 +247,11 @@ TYPED_TEST(CApi, ThreadsOnOneHandleMatchSerialAndCppProver) {
     constexpr size_t threads = 4, per_thread = 3;
     ASSERT_EQ(f.wtns.size(), threads * per_thread);
     handle h;
-    this->create(h, cpu_options());
+    this->create(h, concurrency_options());
+    cuzk_prover_info info{};
+    info.struct_size = sizeof info;
+    ASSERT_EQ(cuzk_groth16_prover_get_info(h.p, &info, nullptr, 0), CUZK_PROVER_OK);
+    std::printf("backend %s\n", info.backend == CUZK_PROVER_BACKEND_GPU ? "GPU" : "CPU");
     std::vector<result> concurrent(threads * per_thread);
     std::vector<std::thread> pool;
     for (size_t t = 0; t < threads; ++t)
