@@ -191,10 +191,11 @@ double median(std::vector<double> v) {
 /// Proves o.proofs partitions of the circuit's witness through the engine (a, b, c evaluated
 /// by the producer on the host when `evaluate_on_host`, overlapping the proofs), verifies each,
 /// prints the median per stage and, for several proofs, the engine's summary; writes the trace
-/// for --trace. Returns true if all verified.
-template <class Curve, class Engine>
-bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<typename Curve::fr>& ckt, Engine& e,
-                bool evaluate_on_host) {
+/// for --trace. Returns true if all verified. One per curve: the engine is the same type for every
+/// backend and policy.
+template <class Curve>
+bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<typename Curve::fr>& ckt,
+                engine<Curve>& e, bool evaluate_on_host) {
     using Fr = typename Curve::fr;
     unsigned produced = 0;
     const auto out = e.prove_stream([&]() -> std::optional<partition<Fr>> {
@@ -274,7 +275,7 @@ bool run_gpu_policy(const options& o, std::shared_ptr<const proving_key<Curve>> 
     const engine_options eo{.workers_per_slot = o.workers,
                             .max_queued_bytes = (o.devices.size() * o.workers + 1) * witness_bytes};
     auto e = make_cuda_engine<Curve, Policy>(pk, system, o.devices, budget, eo, {.precompute_bases = o.precompute});
-    const auto& p = *e->slot(0).prover;
+    const auto& p = *e->slot(0).prover.template get<prover<Curve, Policy>>();
     std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", o.devices.front(), prop.name,
                 budget / 1e9, p.key_resident() ? "resident" : "uploaded per proof",
                 p.circuit_resident() ? "resident (a, b, c evaluated on the GPU)" : "on the host", seconds_since(t0));
@@ -363,8 +364,8 @@ int run(const options& o) {
     if (!gpu) {
         auto system = std::shared_ptr<const r1cs<Fr>>(&ckt.system, [](auto*) {});  // outlives e
         const size_t witness_bytes = ckt.assignment.size() * sizeof(Fr);
-        engine<Curve, prover<Curve>> e({{-1, std::make_shared<const prover<Curve>>(pk, system)}},
-                                       {.workers_per_slot = o.workers, .max_queued_bytes = (o.workers + 1) * witness_bytes});
+        engine<Curve> e({{-1, std::make_shared<const prover<Curve>>(pk, system)}},
+                        {.workers_per_slot = o.workers, .max_queued_bytes = (o.workers + 1) * witness_bytes});
         ok = run_engine<Curve>(o, *pk, ckt, e, false);
     }
     std::printf("%s\n", ok ? "all proofs verified" : "VERIFICATION FAILED");

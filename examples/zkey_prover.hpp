@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "cuzk/groth16/engine.hpp"  // partition_rng
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
@@ -105,10 +106,13 @@ public:
             r.read_s = seconds_since(t0);
             t0 = std::chrono::steady_clock::now();
             proof<curve> pi;
+            // The OS CSPRNG, through the engine's generator type: cuzk-prove's engine compiles the
+            // same provers' proving paths for it, so they are compiled once.
+            partition_rng rng;
 #if defined(__CUDACC__)
-            if (gpu_) pi = gpu_->prove_from_abc(w.values, std::move(abc), os_random{}, &r.times);
+            if (gpu_) pi = gpu_->prove_from_abc(w.values, std::move(abc), rng, &r.times);
 #endif
-            if (!on_gpu()) pi = cpu_->prove_from_abc(w.values, std::move(abc), os_random{}, &r.times);
+            if (!on_gpu()) pi = cpu_->prove_from_abc(w.values, std::move(abc), rng, &r.times);
             r.prove_s = seconds_since(t0);
             const std::span<const fr> publics(w.values.data() + 1, n_public_);
             t0 = std::chrono::steady_clock::now();

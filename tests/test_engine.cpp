@@ -1,8 +1,9 @@
 // The proving engine on the CPU prover (the CUDA engine: test_engine_gpu.cu): every partition of a
 // batch verifies, a bad witness fails alone with its error, several slots and workers give the
-// proofs a serial run gives for the same randomness, the queue's byte limit waits or refuses, a
-// lost device hands its work to the other slots (or fails it cleanly), and the trace is JSON whose
-// intervals nest per track.
+// proofs a serial run gives for the same randomness, provers of different types share one engine
+// (slots hold them type-erased), the queue's byte limit waits or refuses, a lost device hands its
+// work to the other slots (or fails it cleanly), and the trace is JSON whose intervals nest per
+// track.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -55,7 +56,7 @@ TYPED_TEST_SUITE(EngineTest, test::groth16_curves);
 
 TYPED_TEST(EngineTest, EveryPartitionVerifies) {
     setup<TypeParam> s;
-    engine<TypeParam, prover<TypeParam>> e({{-1, s.cpu}}, {.workers_per_slot = 2});
+    engine<TypeParam> e({{-1, s.cpu}}, {.workers_per_slot = 2});
     const auto out = e.prove_all(s.partitions(8));
     ASSERT_EQ(out.size(), 8u);
     for (size_t k = 0; k < out.size(); ++k) {
@@ -71,7 +72,7 @@ TYPED_TEST(EngineTest, EveryPartitionVerifies) {
 
 TYPED_TEST(EngineTest, ABadWitnessFailsAlone) {
     setup<TypeParam> s;
-    engine<TypeParam, prover<TypeParam>> e({{-1, s.cpu}}, {.workers_per_slot = 2});
+    engine<TypeParam> e({{-1, s.cpu}}, {.workers_per_slot = 2});
     auto parts = s.partitions(6);
     parts[3].z.back() += TypeParam::fr::one();  // x_40 off: violates x_39^2 = x_40 + 39
     parts[4].z.pop_back();                      // the wrong length
@@ -96,7 +97,7 @@ TYPED_TEST(EngineTest, ManyWorkersAgreeWithASerialRun) {
     setup<TypeParam> s;
     const size_t n = 24;
     // Two slots over one prover (as a device listed twice), three workers each.
-    engine<TypeParam, prover<TypeParam>> e({{0, s.cpu}, {1, s.cpu}}, {.workers_per_slot = 3});
+    engine<TypeParam> e({{0, s.cpu}, {1, s.cpu}}, {.workers_per_slot = 3});
     const auto out = e.prove_all(s.partitions(n, true));
     const auto serial = s.partitions(n, true);
     for (size_t k = 0; k < n; ++k) {
@@ -155,8 +156,7 @@ TYPED_TEST(EngineTest, TheQueueLimitWaitsOrRefuses) {
     gated->inner = s.cpu;
     gated->gate = std::make_shared<std::latch>(1);
     {  // fail: two partitions fit (one being proved, one queued), the third is refused
-        engine<C, test_prover<C>> e({{-1, gated}},
-                                    {.max_queued_bytes = 2 * bytes, .on_full = engine_options::when_full::fail});
+        engine<C> e({{-1, gated}}, {.max_queued_bytes = 2 * bytes, .on_full = engine_options::when_full::fail});
         auto f0 = e.submit(parts[0]);
         auto f1 = e.submit(parts[1]);
         EXPECT_THROW(e.submit(parts[2]), engine_queue_full);
@@ -170,7 +170,7 @@ TYPED_TEST(EngineTest, TheQueueLimitWaitsOrRefuses) {
     }
     gated->gate = std::make_shared<std::latch>(1);
     {  // wait: the third submit returns only once the first partition is done
-        engine<C, test_prover<C>> e({{-1, gated}}, {.max_queued_bytes = 2 * bytes});
+        engine<C> e({{-1, gated}}, {.max_queued_bytes = 2 * bytes});
         auto f0 = e.submit(parts[0]);
         auto f1 = e.submit(parts[1]);
         std::atomic<bool> submitted{false};
@@ -188,7 +188,7 @@ TYPED_TEST(EngineTest, TheQueueLimitWaitsOrRefuses) {
         EXPECT_TRUE(s.verifies(1, f1.get()));
         EXPECT_TRUE(s.verifies(2, f2.get()));
     }
-    engine<C, test_prover<C>> e({{-1, gated}}, {.max_queued_bytes = bytes - 1});
+    engine<C> e({{-1, gated}}, {.max_queued_bytes = bytes - 1});
     EXPECT_THROW(e.submit(parts[0]), invalid_argument);  // could never fit
 }
 
@@ -200,8 +200,7 @@ TYPED_TEST(EngineTest, ALostDeviceHandsItsWorkToTheOthers) {
     broken->device_lost = true;
     auto good = std::make_shared<test_prover<C>>();
     good->inner = s.cpu;
-    engine<C, test_prover<C>> e({{0, broken}, {1, good}, {0, broken}},
-                                {.workers_per_slot = 2, .device_lost = is_lost<C>});
+    engine<C> e({{0, broken}, {1, good}, {0, broken}}, {.workers_per_slot = 2, .device_lost = is_lost<C>});
     const auto out = e.prove_all(s.partitions(10));
     for (size_t k = 0; k < out.size(); ++k) {
         ASSERT_TRUE(out[k].value) << k << ": " << out[k].message();
@@ -227,7 +226,7 @@ TYPED_TEST(EngineTest, WithNoDeviceLeftTheQueueFailsCleanly) {
     broken->inner = s.cpu;
     broken->device_lost = true;
     broken->gate = std::make_shared<std::latch>(1);  // all five queued before the device is lost
-    engine<C, test_prover<C>> e({{0, broken}}, {.device_lost = is_lost<C>});
+    engine<C> e({{0, broken}}, {.device_lost = is_lost<C>});
     std::vector<std::future<proof<C>>> out;
     for (auto& p : s.partitions(5)) out.push_back(e.submit(std::move(p)));
     broken->gate->count_down();
@@ -244,12 +243,41 @@ TYPED_TEST(EngineTest, WithNoDeviceLeftTheQueueFailsCleanly) {
     EXPECT_THROW(e.submit(s.partitions(1)[0]), error);
 }
 
+TYPED_TEST(EngineTest, SlotsOfDifferentProverTypesShareOneEngine) {
+    using C = TypeParam;
+    setup<C> s;
+    auto wrapped = std::make_shared<test_prover<C>>();
+    wrapped->inner = s.cpu;
+    engine<C> e({{0, s.cpu}, {1, wrapped}}, {.workers_per_slot = 2});
+    EXPECT_EQ(e.slot(0).prover.template get<prover<C>>(), s.cpu.get());
+    EXPECT_EQ(e.slot(0).prover.template get<test_prover<C>>(), nullptr);
+    EXPECT_EQ(e.slot(1).prover.template get<test_prover<C>>(), wrapped.get());
+    EXPECT_EQ(e.slot(1).prover.template get<prover<C>>(), nullptr);
+    const auto out = e.prove_all(s.partitions(8));
+    for (size_t k = 0; k < out.size(); ++k) {
+        ASSERT_TRUE(out[k].value) << k << ": " << out[k].message();
+        EXPECT_TRUE(s.verifies(k, *out[k].value)) << k;
+    }
+    const engine_progress p = e.progress();
+    EXPECT_EQ(p.slots[0].done + p.slots[1].done, 8u);
+    EXPECT_EQ(size_t(wrapped->calls.load()), p.slots[1].done);
+    EXPECT_THROW(engine<C>({{0, any_prover<C>{}}}), invalid_argument);  // a slot without a prover
+}
+
+TEST(EngineRng, SeededIsMt19937AndUnseededIsTheOsGenerator) {
+    partition_rng seeded(42);
+    std::mt19937_64 reference(42);
+    for (int i = 0; i < 1000; ++i) ASSERT_EQ(seeded(), reference()) << i;
+    partition_rng a, b;  // two OS draws of 64 bits: equal with probability 2^-64
+    EXPECT_NE(a(), b());
+}
+
 /// Events of one track, (start, end) in microseconds.
 using track = std::vector<std::pair<double, double>>;
 
 TYPED_TEST(EngineTest, TheTraceIsJsonAndItsIntervalsNest) {
     setup<TypeParam> s;
-    engine<TypeParam, prover<TypeParam>> e({{-1, s.cpu}}, {.workers_per_slot = 2});
+    engine<TypeParam> e({{-1, s.cpu}}, {.workers_per_slot = 2});
     auto parts = s.partitions(6);
     parts[2].z.back() += TypeParam::fr::one();
     e.prove_all(std::move(parts));

@@ -45,7 +45,9 @@ void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers)
     setup<C> s;
     auto e = make_cuda_engine<C, Policy>(s.pk, s.system, devices, kBudget, {.workers_per_slot = workers});
     ASSERT_EQ(e->slots(), devices.size());
-    EXPECT_TRUE(e->slot(0).prover->circuit_resident()) << e->slot(0).prover->circuit_fallback_reason();
+    const auto* gpu_prover = e->slot(0).prover.template get<prover<C, Policy>>();
+    ASSERT_NE(gpu_prover, nullptr);
+    EXPECT_TRUE(gpu_prover->circuit_resident()) << gpu_prover->circuit_fallback_reason();
     auto parts = s.partitions();
     parts[5].z.back() += C::fr::one();  // fails alone: a violated constraint, flagged on the GPU
     const auto out = e->prove_all(parts);

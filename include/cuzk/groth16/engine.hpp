@@ -1,25 +1,29 @@
-// groth16::engine<Curve, Prover>: proves a stream of partitions on every slot it is given (a
-// slot: a device and the prover that uses it), N workers per slot, and gives back each
-// partition's proof or its own error.
+// groth16::engine<Curve>: proves a stream of partitions on every slot it is given (a slot: a
+// device and the prover that uses it), N workers per slot, and gives back each partition's proof
+// or its own error.
 //
 //   auto p = std::make_shared<const prover<C>>(pk, circuit);          // CPU; CUDA: engine_cuda.cuh
-//   engine<C, prover<C>> e({{.device = -1, .prover = p}}, {.workers_per_slot = 2});
+//   engine<C> e({{.device = -1, .prover = p}}, {.workers_per_slot = 2});
 //   std::future<proof<C>> f = e.submit({.z = witness});               // waits while the queue is full
 //   proof<C> pi = f.get();                                            // or that partition's error
 //
 // Workers take partitions from one queue, so a free worker on any slot takes the next one. The
 // proving steps are the prover's own (prove(z), or prove_from_abc when the partition carries a,
-// b, c): the engine only schedules, bounds memory and records. Host memory: the witness bytes
-// queued or being proved stay within engine_options::max_queued_bytes (submit waits or throws
-// engine_queue_full); VRAM is the provers' gpu_context budgets. A partition that fails (a
-// violated constraint, a malformed witness) fails alone. An error that engine_options::
-// device_lost says leaves the device unusable (a sticky CUDA error) takes every slot on that
-// device out of service; the partition it hit is proved again on another slot (once) and the
-// queue goes to the remaining slots; with none left, what is queued fails with that error.
-// Every proved partition's stages are recorded (trace.hpp) until take_trace() collects them.
+// b, c): the engine only schedules, bounds memory and records. It holds each slot's prover
+// type-erased (any_prover), so the engine is compiled once per curve, whatever the provers' types
+// and policies; the prover's own proving path is compiled once per prover type, for one random
+// generator type (partition_rng). Host memory: the witness bytes queued or being proved stay within
+// engine_options::max_queued_bytes (submit waits or throws engine_queue_full); VRAM is the
+// provers' gpu_context budgets. A partition that fails (a violated constraint, a malformed witness)
+// fails alone. An error that engine_options::device_lost says leaves the device unusable (a sticky
+// CUDA error) takes every slot on that device out of service; the partition it hit is proved again
+// on another slot (once) and the queue goes to the remaining slots; with none left, what is queued
+// fails with that error. Every proved partition's stages are recorded (trace.hpp) until
+// take_trace() collects them.
 #pragma once
 
 #include <chrono>
+#include <concepts>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -33,6 +37,8 @@
 #include <span>
 #include <string>
 #include <thread>
+#include <type_traits>
+#include <typeinfo>
 #include <utility>
 #include <vector>
 
@@ -76,12 +82,84 @@ struct engine_options {
     std::function<bool(std::exception_ptr)> device_lost{};
 };
 
+/// Where a partition's r and s come from: the OS CSPRNG (os_random), or std::mt19937_64 seeded
+/// with partition::insecure_seed. One type for both, so that the engine compiles a prover's
+/// proving path once (it is a template over the generator); the values are the wrapped
+/// generator's, call for call.
+class partition_rng {
+public:
+    using result_type = uint64_t;
+    explicit partition_rng(std::optional<uint64_t> insecure_seed = std::nullopt) {
+        if (insecure_seed) seeded_.emplace(*insecure_seed);
+    }
+    static constexpr result_type min() { return 0; }
+    static constexpr result_type max() { return ~result_type(0); }
+    result_type operator()() { return seeded_ ? result_type((*seeded_)()) : os_(); }
+
+private:
+    static_assert(std::mt19937_64::min() == 0 && std::mt19937_64::max() == ~uint64_t(0));
+    std::optional<std::mt19937_64> seeded_;
+    os_random os_;
+};
+
+/// What the engine calls on a slot's prover (const, from several workers at once): the CPU and
+/// CUDA provers have both.
+template <class P, class Curve>
+concept engine_prover = requires(const P& p, std::span<const typename Curve::fr> z, std::vector<typename Curve::fr> abc,
+                                 partition_rng& rng, stage_times* times) {
+    { p.prove(z, rng, times) } -> std::same_as<proof<Curve>>;
+    { p.prove_from_abc(z, std::move(abc), rng, times) } -> std::same_as<proof<Curve>>;
+};
+
+/// A shared prover of any type behind one call, "prove this partition, recording its stages":
+/// what an engine slot holds. Converts implicitly from std::shared_ptr<P> (or <const P>) for any
+/// thread-safe engine_prover P (the CPU and CUDA provers, or a test's own); get<P>() gives the
+/// typed prover back (its notes, e.g. key_resident()). A function pointer and a type tag, no
+/// virtual calls: the engine that calls it is one class per curve, and only the conversion is
+/// compiled per prover type.
+template <class Curve>
+class any_prover {
+public:
+    using fr = typename Curve::fr;
+
+    any_prover() = default;
+    /// Implicit, so that a slot is {.device = d, .prover = p}.
+    template <engine_prover<Curve> P>
+    any_prover(std::shared_ptr<P> p)
+        : prover_(std::move(p)), type_(&typeid(P)), prove_(&prove_with<std::remove_const_t<P>>) {}
+
+    explicit operator bool() const { return prover_ != nullptr; }
+
+    /// Proves p with r, s from partition_rng(p.insecure_seed): prove(z) with the prover's own
+    /// circuit, or prove_from_abc when p carries a, b, c (consumed: a retry has none).
+    proof<Curve> prove(partition<fr>& p, stage_times& times) const { return prove_(prover_.get(), p, times); }
+
+    /// The prover, if it is a P; else null.
+    template <class P>
+    const P* get() const {
+        return prover_ && *type_ == typeid(P) ? static_cast<const P*>(prover_.get()) : nullptr;
+    }
+
+private:
+    template <class P>
+    static proof<Curve> prove_with(const void* prover, partition<fr>& p, stage_times& times) {
+        const P& x = *static_cast<const P*>(prover);
+        partition_rng rng(p.insecure_seed);
+        if (p.abc.empty()) return x.prove(std::span<const fr>(p.z), rng, &times);
+        return x.prove_from_abc(std::span<const fr>(p.z), std::move(p.abc), rng, &times);
+    }
+
+    std::shared_ptr<const void> prover_{};
+    const std::type_info* type_ = nullptr;
+    proof<Curve> (*prove_)(const void*, partition<fr>&, stage_times&) = nullptr;
+};
+
 /// A device and the prover that proves on it. Slots may share a prover (it is thread-safe):
 /// a device listed twice is two slots over one prover, its workers counted twice.
-template <class Prover>
+template <class Curve>
 struct engine_slot {
     int device = -1;  ///< what progress and the trace call it; -1 for the CPU
-    std::shared_ptr<const Prover> prover{};
+    any_prover<Curve> prover{};
 };
 
 /// Counters, whole engine and per slot.
@@ -114,13 +192,13 @@ struct engine_outcome {
     }
 };
 
-template <class Curve, class Prover>
+template <class Curve>
 class engine {
 public:
     using fr = typename Curve::fr;
 
     /// Starts options.workers_per_slot threads per slot.
-    engine(std::vector<engine_slot<Prover>> slots, engine_options options = {})
+    engine(std::vector<engine_slot<Curve>> slots, engine_options options = {})
         : options_(std::move(options)), epoch_(std::chrono::steady_clock::now()) {
         if (slots.empty()) throw invalid_argument("engine: no slots");
         if (options_.workers_per_slot == 0) throw invalid_argument("engine: workers_per_slot must be at least 1");
@@ -227,8 +305,8 @@ public:
         return p;
     }
 
-    /// The slots, in the order given (for their provers' notes, e.g. key_resident()).
-    const engine_slot<Prover>& slot(size_t k) const { return slots_.at(k).slot; }
+    /// The slots, in the order given (for their provers' notes: slot(k).prover.get<P>()).
+    const engine_slot<Curve>& slot(size_t k) const { return slots_.at(k).slot; }
     size_t slots() const { return slots_.size(); }
 
     /// The traces recorded since the last call (moved out: a long-running engine stays bounded).
@@ -246,7 +324,7 @@ private:
         bool retried;
     };
     struct slot_state {
-        engine_slot<Prover> slot;
+        engine_slot<Curve> slot;
         bool usable;
         std::string unusable_reason;
         size_t in_progress, done, failed;
@@ -262,20 +340,6 @@ private:
         return std::chrono::duration<double, std::milli>(t - epoch_).count();
     }
 
-    /// The prover's own steps; a, b, c (when given) are consumed, so a retry has none.
-    static proof<Curve> prove_one(const Prover& prover, partition<fr>& p, stage_times& times) {
-        auto with = [&](auto& rng) {
-            if (p.abc.empty()) return prover.prove(std::span<const fr>(p.z), rng, &times);
-            return prover.prove_from_abc(std::span<const fr>(p.z), std::move(p.abc), rng, &times);
-        };
-        if (p.insecure_seed) {
-            std::mt19937_64 rng(*p.insecure_seed);
-            return with(rng);
-        }
-        os_random rng;
-        return with(rng);
-    }
-
     void work(size_t s, unsigned w) {
         std::unique_lock lock(m_);
         for (;;) {
@@ -284,7 +348,7 @@ private:
             job j = std::move(queue_.front());
             queue_.pop_front();
             ++slots_[s].in_progress;
-            const Prover& prover = *slots_[s].slot.prover;
+            const any_prover<Curve>& prover = slots_[s].slot.prover;
             const bool had_abc = !j.p.abc.empty();
             lock.unlock();
 
@@ -293,7 +357,7 @@ private:
             std::exception_ptr err;
             const auto t0 = std::chrono::steady_clock::now();
             try {
-                pi = prove_one(prover, j.p, times);
+                pi = prover.prove(j.p, times);
             } catch (...) {
                 err = std::current_exception();
             }

@@ -3,8 +3,10 @@
 //
 //   auto e = make_cuda_engine<C, cuda_policy<>>(pk, circuit, {0, 1}, 60ull << 30, {.workers_per_slot = 2});
 //   std::future<proof<C>> f = e->submit({.z = witness});
+//   const auto* p = e->slot(0).prover.get<prover<C, cuda_policy<>>>();   // its notes: key_resident(), ...
 //
 // A device listed twice ({0, 0}) is two slots over one prover (one resident key, one budget).
+// The engine is groth16::engine<C> whatever the policy (the slots hold the provers type-erased).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -55,12 +57,13 @@ inline bool cuda_device_lost(std::exception_ptr e) {
 /// An engine with one slot per entry of `devices` and one prover<Curve, Policy> per distinct
 /// device (its own gpu_context with `vram_budget_per_device`), built in list order; with a
 /// circuit it stays resident beside the key where the budget holds it (prove(z)). Sets
-/// options.device_lost to cuda_device_lost unless the caller set one.
+/// options.device_lost to cuda_device_lost unless the caller set one. slot(k).prover.get<
+/// prover<Curve, Policy>>() gives a slot's prover.
 template <class Curve, class Policy>
-std::unique_ptr<engine<Curve, prover<Curve, Policy>>> make_cuda_engine(
-    std::shared_ptr<const proving_key<Curve>> pk, std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
-    const std::vector<int>& devices, size_t vram_budget_per_device, engine_options options = {},
-    cuda_prover_options prover_options = {}) {
+std::unique_ptr<engine<Curve>> make_cuda_engine(std::shared_ptr<const proving_key<Curve>> pk,
+                                                std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
+                                                const std::vector<int>& devices, size_t vram_budget_per_device,
+                                                engine_options options = {}, cuda_prover_options prover_options = {}) {
     using P = prover<Curve, Policy>;
     // The context must outlive its prover: both in one allocation, the slot points at the prover.
     struct on_device {
@@ -71,7 +74,7 @@ std::unique_ptr<engine<Curve, prover<Curve, Policy>>> make_cuda_engine(
             : gpu(d, budget), prover(k, gpu, c, o) {}
     };
     std::map<int, std::shared_ptr<const P>> provers;
-    std::vector<engine_slot<P>> slots;
+    std::vector<engine_slot<Curve>> slots;
     for (int d : devices) {
         auto& p = provers[d];
         if (!p) {
@@ -81,7 +84,7 @@ std::unique_ptr<engine<Curve, prover<Curve, Policy>>> make_cuda_engine(
         slots.push_back({d, p});
     }
     if (!options.device_lost) options.device_lost = cuda_device_lost;
-    return std::make_unique<engine<Curve, P>>(std::move(slots), std::move(options));
+    return std::make_unique<engine<Curve>>(std::move(slots), std::move(options));
 }
 
 }  // namespace cuzk::groth16
