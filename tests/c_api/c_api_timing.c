@@ -1,15 +1,17 @@
 /* c_api_timing: per-proof latency of libcuzk_prover through the one-shot call against a resident
  * prover (docs/PERFORMANCE.md). Not built by default (target c_api_timing).
  *
- *   c_api_timing ZKEY WTNS [REPS] [BACKEND]     BACKEND: auto (default), cpu, gpu
+ *   c_api_timing ZKEY WTNS [REPS] [BACKEND] [THREADS]    BACKEND: auto (default), cpu, gpu
  *
  * Prints the median of REPS (default 5) one-shot proofs (cuzk_groth16_prover_zkey_file: key read,
  * proof, verification), the time to create a resident prover, and the median of REPS proofs
  * through it (proof and verification), in ms of wall-clock time and of the process's CPU time
  * (all threads; on a shared machine, OMP_NUM_THREADS=1 makes the CPU time the uncontended
- * single-thread latency). */
+ * single-thread latency). Then the throughput of 1, 2, 4, ... up to THREADS (default 4) threads
+ * proving REPS proofs each at once on that one handle: proofs per second of wall time. */
 #define _POSIX_C_SOURCE 200809L
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +37,28 @@ static double median(double* v, int n) {
     return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+/* One thread of the throughput run: `reps` proofs on the shared handle. */
+struct worker {
+    cuzk_prover* p;
+    const char* wtns;
+    unsigned long long wtns_size;
+    int reps, rc;
+    char proof[1 << 16], pub[1 << 20], err[1024];
+};
+
+static void* prove_reps(void* arg) {
+    struct worker* w = arg;
+    int i;
+    for (i = 0; i < w->reps && w->rc == CUZK_PROVER_OK; ++i) {
+        unsigned long long ps = sizeof w->proof, us = sizeof w->pub;
+        w->rc = cuzk_groth16_prover_prove(w->p, w->wtns, w->wtns_size, w->proof, &ps, w->pub, &us, w->err,
+                                          sizeof w->err);
+        if (w->rc != CUZK_PROVER_OK)
+            fprintf(stderr, "prove (thread): %s: %s\n", cuzk_prover_error_name(w->rc), w->err);
+    }
+    return NULL;
+}
+
 int main(int argc, char** argv) {
     static char proof[1 << 16], pub[1 << 20], err[1024];
     unsigned long long ps, us, wtns_size;
@@ -44,7 +68,7 @@ int main(int argc, char** argv) {
     cuzk_prover* p = NULL;
     char* wtns;
     long n;
-    int reps, i, rc;
+    int reps, i, rc, threads, max_threads;
     FILE* f;
     if (argc < 3) {
         fprintf(stderr, "usage: %s ZKEY WTNS [REPS] [auto|cpu|gpu]\n", argv[0]);
@@ -109,6 +133,30 @@ int main(int argc, char** argv) {
         "%.1f ms CPU, of %d\n",
         info.curve_name, info.domain_size, info.backend == CUZK_PROVER_BACKEND_GPU ? "GPU" : "CPU", create_ms,
         create_cpu, median(t, reps), median(c, reps), reps);
+    max_threads = argc > 5 ? atoi(argv[5]) : 4;
+    if (max_threads < 1 || max_threads > 64) max_threads = 4;
+    for (threads = 1; threads <= max_threads; threads *= 2) {
+        struct worker* w = malloc((size_t)threads * sizeof *w);
+        pthread_t id[64];
+        double t0, wall;
+        if (!w) return 1;
+        t0 = now_ms();
+        for (i = 0; i < threads; ++i) {
+            w[i].p = p;
+            w[i].wtns = wtns;
+            w[i].wtns_size = wtns_size;
+            w[i].reps = reps;
+            w[i].rc = CUZK_PROVER_OK;
+            if (pthread_create(&id[i], NULL, prove_reps, &w[i]) != 0) return 1;
+        }
+        for (i = 0; i < threads; ++i) pthread_join(id[i], NULL);
+        wall = now_ms() - t0;
+        for (i = 0; i < threads; ++i)
+            if (w[i].rc != CUZK_PROVER_OK) return 1;
+        free(w);
+        printf("throughput, %d thread%s on one handle: %d proofs in %.1f ms, %.2f proofs/s (%.1f ms per proof)\n", threads,
+               threads == 1 ? "" : "s", threads * reps, wall, 1e3 * threads * reps / wall, wall / (threads * reps));
+    }
     cuzk_groth16_prover_destroy(p);
     free(wtns);
     return 0;
