@@ -269,6 +269,42 @@ TYPED_TEST(io_readers, wtns_decodes_and_rejects_corruption) {
     (void)fr::one();
 }
 
+TYPED_TEST(io_readers, wtns_reads_long_witnesses_and_reports_the_first_bad_value) {
+    using fr = typename TypeParam::fr;
+    using W = wtns<TypeParam>;
+    // Longer than the reader's chunks (2^12 values, read and converted in parallel), the last
+    // one partial.
+    const size_t n = 3 * 4096 + 17;
+    std::mt19937_64 rng(11);
+    std::vector<fr> values(n);
+    values[0] = fr::one();
+    for (size_t i = 1; i < n; ++i) values[i] = fr::random(rng);
+    values[n - 1] = -fr::one();  // r - 1: the largest value below the modulus
+    writer h, v;
+    h.u32(32).integer(fr::modulus).u32(uint32_t(n));
+    for (const fr& x : values) v.canonical(x);
+    const container c{"wtns", 2, {{1, h.b}, {2, v.b}}};
+    const bytes good = c.build();
+    const auto w = W::read(source_of(good, "long.wtns"));
+    ASSERT_EQ(w.values.size(), n);
+    for (size_t i = 0; i < n; ++i) ASSERT_EQ(w.values[i], values[i]) << "value " << i;
+
+    // Values not below r in two chunks: the earlier is reported, whichever thread finds it.
+    const size_t at = c.header_offsets()[1] + 12;
+    auto put_modulus = [&](bytes& b, size_t i) {
+        writer m;
+        m.integer(fr::modulus);  // exactly r
+        std::copy(m.b.begin(), m.b.end(), b.begin() + at + 32 * i);
+    };
+    bytes b = good;
+    put_modulus(b, 2 * 4096 + 5);
+    put_modulus(b, 4096 + 3);
+    expect_decode_error(reader_of<W>(b, "long.wtns"), {"section 2", "witness value 4099:", "not below the modulus"});
+    b = good;
+    put_modulus(b, n - 1);  // in the last, partial chunk
+    expect_decode_error(reader_of<W>(b, "long.wtns"), {"witness value " + std::to_string(n - 1) + ":", "not below"});
+}
+
 // ---- zkey -----------------------------------------------------------------------------------------
 
 TYPED_TEST(io_readers, zkey_decodes_points_and_coefficients) {

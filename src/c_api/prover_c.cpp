@@ -1,10 +1,11 @@
 // libcuzk_prover: the C entry points of include/cuzk/c/cuzk_prover.h over cuzk's Groth16 prover.
 //
 // A resident prover holds the zkey as a groth16::proving_key (points moved out of the reader, no
-// second copy) plus the zkey's coefficient list, and proves a witness in four steps:
+// second copy) plus the zkey's coefficients by row (io::abc_rows, built once at load), and proves
+// a witness in four steps:
 //   1. read the .wtns bytes (curve and length checked against the key),
-//   2. a | b | c on the domain from the coefficients (io::evaluate_abc: snarkjs keys hold no C
-//      matrix, so nothing here can check the constraints),
+//   2. a | b | c on the domain from the coefficients (io::abc_rows::evaluate, in parallel by rows:
+//      snarkjs keys hold no C matrix, so nothing here can check the constraints),
 //   3. the proof on the CPU (groth16::prover<Curve>) or the GPU (gpu_prover, gpu_cuda.cu),
 //   4. the proof checked against the key's verifying key (groth16::verify_verdict): this is
 //      where a witness that does not satisfy the circuit is caught,
@@ -338,10 +339,12 @@ public:
           n_vars_(z.n_vars),
           n_public_(z.n_public),
           domain_size_(z.domain_size),
-          coeffs_(std::move(z.coeffs)),
+          rows_(reading(CUZK_PROVER_ERROR_INVALID_ZKEY,
+                        [&] { return io::abc_rows<fr>(z.coeffs, z.domain_size, z.n_vars); })),
           pk_(std::make_shared<const groth16::proving_key<curve>>(io::to_proving_key(std::move(z)))),
           cpu_(pk_),
           slots_(o.max_concurrent_proofs) {
+        std::vector<io::zkey_coefficient<fr>>().swap(z.coeffs);  // rows_ holds them now
         const gpu_settings gs{o.gpu_device, size_t(o.vram_budget_bytes)};
         if (o.backend == CUZK_PROVER_BACKEND_GPU) {
             gpu_ = make_gpu_prover<curve>(pk_, gs);
@@ -373,7 +376,7 @@ public:
             throw failure(CUZK_PROVER_INVALID_WITNESS_LENGTH,
                           "Invalid witness length. Circuit: " + std::to_string(n_vars_) +
                               ", witness: " + std::to_string(w.values.size()));
-        std::vector<fr> abc = io::evaluate_abc<IoCurve>(coeffs_, domain_size_, w.values);
+        std::vector<fr> abc = rows_.evaluate(w.values);
         const groth16::proof<curve> pi = gpu_ ? gpu_->prove_from_abc(w.values, std::move(abc), rng)
                                               : cpu_.prove_from_abc(w.values, std::move(abc), rng);
         const std::span<const fr> publics(w.values.data() + 1, n_public_);
@@ -406,7 +409,7 @@ public:
         out.proof_size = proof_json_bound<IoCurve>();
         out.public_size = public_json_bound<IoCurve>(n_public_);
         out.host_key_bytes = (pk.a.size() + pk.b_g1.size() + pk.l.size() + pk.h.size() + pk.vk.ic.size()) * sizeof(g1) +
-                             pk.b_g2.size() * sizeof(g2) + coeffs_.capacity() * sizeof(coeffs_[0]);
+                             pk.b_g2.size() * sizeof(g2) + rows_.bytes();
         // The witness, a | b | c, and the largest split-off MSM input (msm_witness_host copies
         // the points and scalars that are neither 0 nor 1; B2's are the widest).
         const size_t nv = n_vars_;
@@ -423,7 +426,7 @@ public:
 private:
     cuzk_prover_options opt_;
     uint32_t n_vars_, n_public_, domain_size_;
-    std::vector<io::zkey_coefficient<fr>> coeffs_;
+    io::abc_rows<fr> rows_;
     std::shared_ptr<const groth16::proving_key<curve>> pk_;
     groth16::prover<curve> cpu_;
     std::unique_ptr<gpu_prover<curve>> gpu_;

@@ -2,7 +2,8 @@
 //
 //   auto z = io::zkey<io::bn128>::read("c.zkey");
 //   auto w = io::wtns<io::bn128>::read("w.wtns");
-//   auto abc = io::evaluate_abc<io::bn128>(z.coeffs, z.domain_size, w.values);
+//   auto abc = io::evaluate_abc<io::bn128>(z.coeffs, z.domain_size, w.values);  // or, per key:
+//   io::abc_rows<io::bn128::fr> rows(z.coeffs, z.domain_size, z.n_vars);  ... rows.evaluate(w.values)
 //   auto pk = std::make_shared<const groth16::proving_key<bn254::curve>>(io::to_proving_key(std::move(z)));
 //   groth16::prover<bn254::curve> p(pk);
 //   auto pi = p.prove_from_abc(w.values, std::move(abc));
@@ -19,9 +20,11 @@
 //   io::write_wtns<io::bn128>("witness.wtns", ckt.assignment);
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <span>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/groth16/curve.hpp"
@@ -91,27 +94,172 @@ groth16::proof<groth16_curve_t<Curve>> to_groth16(const groth16_proof<Curve>& p)
     return {p.a, p.b, p.c};
 }
 
+/// The A and B coefficients of a zkey by row (compressed sparse rows), built once when a key
+/// is loaded so that a | b | c can be evaluated for each witness in parallel by rows:
+///
+///   io::abc_rows<fr> rows(z.coeffs, z.domain_size, z.n_vars);  // with the key
+///   std::vector<fr> abc = rows.evaluate(w.values);              // per proof
+///
+/// Building checks every coefficient (a signal beyond the witness, a row beyond the domain:
+/// evaluate_abc's errors, now raised here), orders each row's entries by signal, adds up repeated
+/// (row, signal) entries and drops zero coefficients. Field additions are exact, so the sums,
+/// hence a, b and c, are exactly those of the coefficient list in file order. Entries whose
+/// coefficient is 1 or -1 (most of circom's) cost an addition instead of a multiplication.
+/// Memory: 40 bytes per entry (the coefficient list takes 48) and 8 bytes per domain row.
+template <class Fr>
+class abc_rows {
+public:
+    /// No rows (domain size 0): evaluate gives an empty vector.
+    abc_rows() = default;
+
+    /// The rows of `coeffs` on a domain of domain_size rows, for witnesses of n_signals values.
+    /// Throws invalid_argument for a coefficient whose signal is not below n_signals or whose
+    /// row is not below domain_size (the first such in list order), or for more than 2^32 - 1
+    /// coefficients.
+    abc_rows(std::span<const zkey_coefficient<Fr>> coeffs, uint32_t domain_size, size_t n_signals) : n_(domain_size) {
+        const size_t n = n_, rows = 2 * n;
+        if (coeffs.size() > UINT32_MAX)
+            throw invalid_argument("evaluate_abc: " + std::to_string(coeffs.size()) +
+                                   " coefficients, more than 2^32 - 1");
+        // Counting sort by row (A rows 0 .. n-1, then B rows n .. 2n-1), stable: list order
+        // within a row. start_[r + 1] first counts row r's entries.
+        start_.assign(rows + 1, 0);
+        for (const auto& e : coeffs) {
+            if (e.signal >= n_signals)
+                throw invalid_argument("evaluate_abc: coefficient signal " + std::to_string(e.signal) +
+                                       " is beyond the witness (" + std::to_string(n_signals) + " values)");
+            if (e.constraint >= n)
+                throw invalid_argument("evaluate_abc: coefficient row " + std::to_string(e.constraint) +
+                                       " is beyond the domain (" + std::to_string(n) + " rows)");
+            ++start_[row_of(e) + 1];
+            signals_needed_ = std::max<size_t>(signals_needed_, size_t(e.signal) + 1);
+        }
+        for (size_t r = 0; r < rows; ++r) start_[r + 1] += start_[r];
+        resize_for_bulk_read(entries_, coeffs.size());  // huge pages: 4 KiB page faults were half the build time
+        {
+            std::vector<uint32_t> next(start_.begin(), start_.end() - 1);
+            for (const auto& e : coeffs) entries_[next[row_of(e)]++] = {e.signal, general, e.value};
+        }
+        // Per row: sort by signal, add up repeated signals, drop zeros, mark 1 and -1 (in place;
+        // kept[r] = what is left of row r). Nothing here throws or allocates.
+        const Fr minus_one = Fr::zero() - Fr::one();
+        std::vector<uint32_t> kept(rows);
+        // (The parallel regions here and in evaluate are skipped on small domains, where starting
+        // the threads would cost more than the rows: a choice, not a measured threshold.)
+#pragma omp parallel for schedule(dynamic, 1024) if (rows >= 8192)
+        for (int64_t ri = 0; ri < int64_t(rows); ++ri) {
+            const size_t r = size_t(ri);
+            entry* row = entries_.data() + start_[r];
+            const size_t len = start_[r + 1] - start_[r];
+            std::sort(row, row + len, [](const entry& x, const entry& y) { return x.signal < y.signal; });
+            size_t out = 0;
+            for (size_t k = 0; k < len;) {
+                entry e = row[k];
+                for (++k; k < len && row[k].signal == e.signal; ++k) e.value += row[k].value;
+                if (e.value.is_zero()) continue;
+                e.kind = e.value.is_one() ? one : e.value == minus_one ? negative_one : general;
+                row[out++] = e;
+            }
+            kept[r] = uint32_t(out);
+        }
+        // Close the gaps left by merged and dropped entries.
+        size_t out = 0;
+        for (size_t r = 0; r < rows; ++r) {
+            const size_t from = start_[r];
+            start_[r] = uint32_t(out);
+            if (from != out)
+                std::copy(entries_.begin() + from, entries_.begin() + from + kept[r], entries_.begin() + out);
+            out += kept[r];
+        }
+        start_[rows] = uint32_t(out);
+        entries_.resize(out);
+        if (out < entries_.capacity() - entries_.capacity() / 8) entries_.shrink_to_fit();  // worth a copy
+    }
+
+    /// a | b | c on the domain (3 * domain_size values, natural order) for the full witness w
+    /// (w[0] = 1): a[i] = sum over row i's A entries of coefficient * w[signal], b likewise,
+    /// c = a * b. Rows are evaluated in parallel (OpenMP). Throws invalid_argument if w is too
+    /// short for a coefficient's signal.
+    std::vector<Fr> evaluate(std::span<const Fr> w) const {
+        if (w.size() < signals_needed_)
+            throw invalid_argument("evaluate_abc: coefficient signal " + std::to_string(signals_needed_ - 1) +
+                                   " is beyond the witness (" + std::to_string(w.size()) + " values)");
+        const size_t n = n_;
+        std::vector<Fr> abc;
+        resize_for_bulk_read(abc, 3 * n);
+        const Fr* z = w.data();
+#pragma omp parallel for schedule(dynamic, 1024) if (n >= 4096)
+        for (int64_t i = 0; i < int64_t(n); ++i) {
+            if (size_t(i) + prefetch_rows < n) {
+                prefetch_row(size_t(i) + prefetch_rows, z);
+                prefetch_row(n + size_t(i) + prefetch_rows, z);
+            }
+            const Fr a = row_sum(size_t(i), z), b = row_sum(n + size_t(i), z);
+            abc[size_t(i)] = a;
+            abc[n + size_t(i)] = b;
+            abc[2 * n + size_t(i)] = a * b;
+        }
+        return abc;
+    }
+
+    /// Rows of the domain (of A and of B each).
+    uint32_t domain_size() const { return n_; }
+    /// Entries left after adding up repeated (row, signal) entries and dropping zeros.
+    size_t entries() const { return entries_.size(); }
+    /// Host memory held, in bytes.
+    size_t bytes() const { return entries_.capacity() * sizeof(entry) + start_.capacity() * sizeof(uint32_t); }
+
+private:
+    enum kind_t : uint32_t { general, one, negative_one };
+    struct entry {
+        uint32_t signal;
+        kind_t kind;  // fills what would be padding before value
+        Fr value;
+    };
+
+    size_t row_of(const zkey_coefficient<Fr>& e) const {
+        return (e.matrix == zkey_matrix::a ? 0 : size_t(n_)) + e.constraint;
+    }
+
+    // The witness values that rows prefetch_rows ahead will read are requested from memory
+    // while this row is summed: the reads of w at random signals are what the sums wait on
+    // (2^18 BN254 synthetic key, one thread of the 2-core machine: 48 ms without, 28 ms with 8
+    // or 16 rows ahead; docs/PERFORMANCE.md "C API").
+    static constexpr size_t prefetch_rows = 16;
+    void prefetch_row(size_t r, const Fr* w) const {
+        for (size_t k = start_[r], end = start_[r + 1]; k < end; ++k) __builtin_prefetch(w + entries_[k].signal);
+    }
+
+    Fr row_sum(size_t r, const Fr* w) const {
+        Fr acc = Fr::zero();
+        for (size_t k = start_[r], end = start_[r + 1]; k < end; ++k) {
+            const entry& e = entries_[k];
+            switch (e.kind) {
+                case one: acc += w[e.signal]; break;
+                case negative_one: acc -= w[e.signal]; break;
+                default: acc += e.value * w[e.signal]; break;
+            }
+        }
+        return acc;
+    }
+
+    uint32_t n_ = 0;
+    size_t signals_needed_ = 0;    // 1 + the largest signal any coefficient reads (0: none)
+    std::vector<uint32_t> start_;  // row r's entries are entries_[start_[r] .. start_[r + 1])
+    std::vector<entry> entries_;
+};
+
 /// a | b | c on the proving domain (3 * domain_size values, natural order) from the zkey's
 /// coefficients and the full witness w (w[0] = 1): a[i] = sum of A entries of row i times w,
 /// b likewise, c = a * b (snarkjs's convention: C is folded into the key, and c only feeds
 /// the H scalars, where a * b - c vanishes on the domain exactly when the constraints hold).
-/// Throws invalid_argument if w is too short for a coefficient's signal.
+/// Throws invalid_argument if w is too short for a coefficient's signal or a row is beyond the
+/// domain. One call: builds abc_rows and evaluates it once (callers that prove many witnesses
+/// with one key should keep an abc_rows instead).
 template <class Curve>
 std::vector<typename Curve::fr> evaluate_abc(std::span<const zkey_coefficient<typename Curve::fr>> coeffs,
                                              uint32_t domain_size, std::span<const typename Curve::fr> w) {
-    using fr = typename Curve::fr;
-    const size_t n = domain_size;
-    std::vector<fr> abc(3 * n, fr::zero());
-    for (const auto& e : coeffs) {
-        if (e.signal >= w.size())
-            throw invalid_argument("evaluate_abc: coefficient signal " + std::to_string(e.signal) +
-                                   " is beyond the witness (" + std::to_string(w.size()) + " values)");
-        if (e.constraint >= n) throw invalid_argument("evaluate_abc: coefficient row beyond the domain");
-        abc[(e.matrix == zkey_matrix::a ? 0 : n) + e.constraint] += e.value * w[e.signal];
-    }
-#pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < int64_t(n); ++i) abc[2 * n + size_t(i)] = abc[size_t(i)] * abc[n + size_t(i)];
-    return abc;
+    return abc_rows<typename Curve::fr>(coeffs, domain_size, w.size()).evaluate(w);
 }
 
 namespace detail {
