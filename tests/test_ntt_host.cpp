@@ -333,6 +333,27 @@ TYPED_TEST(NttHost, CosetEvaluationEqualsDirectEvaluation) {
     }
 }
 
+TYPED_TEST(NttHost, ToCosetMovesValuesOnHToTheCoset) {
+    using F = TypeParam;
+    for (size_t k = 0; k <= 9; ++k) {
+        for (auto d : {ntt::domain<F>(k), ntt::domain<F>::snarkjs_odd_coset(k)}) {
+            // two polynomials in one span: values on H in, values on g·H out (Horner at each point)
+            auto p = random_vector<F>(d.size(), 71 + k), q = random_vector<F>(d.size(), 171 + k);
+            auto x = naive_dft(p, d.root(), F::one());
+            const auto xq = naive_dft(q, d.root(), F::one());
+            x.insert(x.end(), xq.begin(), xq.end());
+            ntt::to_coset(d, std::span(x));
+            for (size_t i = 0; i < d.size(); ++i) {
+                ASSERT_EQ(x[i], horner(p, d.coset_element(i))) << "k=" << k << " i=" << i;
+                ASSERT_EQ(x[d.size() + i], horner(q, d.coset_element(i))) << "k=" << k << " i=" << i;
+            }
+        }
+    }
+    ntt::domain<F> d(4);
+    std::vector<F> bad(24);
+    EXPECT_THROW(ntt::to_coset(d, std::span(bad)), cuzk::invalid_argument);
+}
+
 TYPED_TEST(NttHost, PolynomialProductEqualsSchoolbook) {
     using F = TypeParam;
     const size_t deg = 100;  // two polynomials of 100 coefficients: product has 199
@@ -365,9 +386,10 @@ TYPED_TEST(NttHost, BatchEqualsOneByOne) {
                 ntt::forward(d, std::span(one), o, c);
                 EXPECT_TRUE(std::equal(one.begin(), one.end(), x.begin() + p * d.size()));
             }
-            ntt::inverse(d, std::span(x), o == ntt::ordering::nr ? ntt::ordering::rn
-                                                : o == ntt::ordering::rn ? ntt::ordering::nr
-                                                                         : o,
+            ntt::inverse(d, std::span(x),
+                         o == ntt::ordering::nr   ? ntt::ordering::rn
+                         : o == ntt::ordering::rn ? ntt::ordering::nr
+                                                  : o,
                          c);
             EXPECT_EQ(x, a);
         }

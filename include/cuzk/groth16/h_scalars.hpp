@@ -15,7 +15,8 @@ namespace cuzk::groth16 {
 /// for monomial (any coset disjoint from H gives the same coefficients).
 template <class Fr>
 ntt::domain<Fr> h_domain(size_t log_n, h_basis basis, ntt::domain_roots roots = ntt::domain_roots::snarkjs) {
-    return basis == h_basis::lagrange_odd_coset ? ntt::domain<Fr>::odd_coset(log_n, roots) : ntt::domain<Fr>(log_n, roots);
+    return basis == h_basis::lagrange_odd_coset ? ntt::domain<Fr>::odd_coset(log_n, roots)
+                                                : ntt::domain<Fr>(log_n, roots);
 }
 
 /// Turns abc = a | b | c (each n values on the domain `dom` of h_domain, natural order) into the
@@ -30,8 +31,7 @@ void compute_h_scalars(const ntt::domain<Fr>& dom, std::span<Fr> abc, h_basis ba
     const size_t n = dom.size();
     if (abc.size() != 3 * n) throw invalid_argument("compute_h_scalars: expected 3 * domain size values");
     // Values -> coefficients (bit-reversed) -> values on the coset (natural): no reorder pass.
-    ntt::inverse(dom, abc, ntt::ordering::nr);
-    ntt::forward(dom, abc, ntt::ordering::rn, ntt::coset::shifted);
+    ntt::to_coset(dom, abc);
     Fr* a = abc.data();
     const Fr* b = abc.data() + n;
     const Fr* c = abc.data() + 2 * n;

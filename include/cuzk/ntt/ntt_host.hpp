@@ -52,7 +52,7 @@ std::vector<F> stage_twiddles(const F& root, size_t log_n) {
     const size_t half = n / 2;
     constexpr size_t chunk = 1024;
     const int64_t chunks = int64_t((half + chunk - 1) / chunk);
-CUZK_NTT_PARALLEL_FOR(chunks * int64_t(chunk) >= host_parallel_min)
+    CUZK_NTT_PARALLEL_FOR(chunks * int64_t(chunk) >= host_parallel_min)
     for (int64_t c = 0; c < chunks; ++c) {
         size_t j0 = size_t(c) * chunk, j1 = std::min(half, j0 + chunk);
         F p = root.pow_vartime(uint64_t(j0));
@@ -84,14 +84,12 @@ template <class F, bool Dif>
 void stage_flat(F* a, size_t n, size_t lm, const F* tw) {
     const size_t m = size_t(1) << lm;
     const int64_t butterflies = int64_t(n / 2);
-CUZK_NTT_PARALLEL_FOR(butterflies >= host_parallel_min)
+    CUZK_NTT_PARALLEL_FOR(butterflies >= host_parallel_min)
     for (int64_t q = 0; q < butterflies; ++q) {
         size_t j = size_t(q) & (m - 1);
         size_t i = ((size_t(q) >> lm) << (lm + 1)) | j;
-        if constexpr (Dif)
-            dif_butterfly(a[i], a[i + m], tw[m + j]);
-        else
-            dit_butterfly(a[i], a[i + m], tw[m + j]);
+        if constexpr (Dif) dif_butterfly(a[i], a[i + m], tw[m + j]);
+        else dit_butterfly(a[i], a[i + m], tw[m + j]);
     }
 }
 
@@ -99,16 +97,14 @@ CUZK_NTT_PARALLEL_FOR(butterflies >= host_parallel_min)
 template <class F, bool Dif>
 void stages_blocked(F* a, size_t n, size_t block, const F* tw) {
     const int64_t blocks = int64_t(n / block);
-CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
+    CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
     for (int64_t b = 0; b < blocks; ++b) {
         F* x = a + size_t(b) * block;
         auto stage = [&](size_t m) {
             for (size_t s = 0; s < block; s += 2 * m)
                 for (size_t j = 0; j < m; ++j) {
-                    if constexpr (Dif)
-                        dif_butterfly(x[s + j], x[s + j + m], tw[m + j]);
-                    else
-                        dit_butterfly(x[s + j], x[s + j + m], tw[m + j]);
+                    if constexpr (Dif) dif_butterfly(x[s + j], x[s + j + m], tw[m + j]);
+                    else dit_butterfly(x[s + j], x[s + j + m], tw[m + j]);
                 }
         };
         if constexpr (Dif)
@@ -136,24 +132,61 @@ void dit(F* a, size_t log_n, const F* tw) {
     for (size_t lm = block_log; lm < log_n; ++lm) stage_flat<F, false>(a, n, lm, tw);
 }
 
-/// a[pos(j)] *= c · base^j for j < n, pos the identity or bit reversal.
+/// v[t] = c · x^t for t < count (chunks in parallel, each from one exponentiation).
 template <class F>
-void scale_powers(F* a, size_t log_n, const F& base, const F& c, bool bit_reversed) {
+std::vector<F> powers(const F& x, const F& c, size_t count) {
+    std::vector<F> v(count);
+    constexpr size_t chunk = 1024;
+    const int64_t chunks = int64_t((count + chunk - 1) / chunk);
+    CUZK_NTT_PARALLEL_FOR(int64_t(count) >= host_parallel_min)
+    for (int64_t ci = 0; ci < chunks; ++ci) {
+        size_t t0 = size_t(ci) * chunk, t1 = std::min(count, t0 + chunk);
+        F p = c * x.pow_vartime(uint64_t(t0));
+        for (size_t t = t0; t < t1; ++t, p *= x) v[t] = p;
+    }
+    return v;
+}
+
+/// a[j] *= c · base^j for j < n.
+template <class F>
+void scale_powers(F* a, size_t log_n, const F& base, const F& c) {
     const size_t n = size_t(1) << log_n;
     constexpr size_t chunk = 1024;
     const int64_t chunks = int64_t((n + chunk - 1) / chunk);
-CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
+    CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
     for (int64_t ci = 0; ci < chunks; ++ci) {
         size_t j0 = size_t(ci) * chunk, j1 = std::min(n, j0 + chunk);
         F p = c * base.pow_vartime(uint64_t(j0));
-        for (size_t j = j0; j < j1; ++j, p *= base) a[bit_reversed ? bit_reverse(j, unsigned(log_n)) : j] *= p;
+        for (size_t j = j0; j < j1; ++j, p *= base) a[j] *= p;
+    }
+}
+
+/// a[bit_reverse(j)] *= c · base^j for j < n, in memory order. Position i = h·2^k + l (l its
+/// k = log_n / 2 low bits) holds j = bit_reverse_k(l)·2^(log_n-k) + bit_reverse_(log_n-k)(h), so
+/// its factor is lo[l]·hi[h] from two tables of ~sqrt(n) powers: two products per element, as
+/// in scale_powers, but read and written in order (scattering by bit reversal cost more than the
+/// butterflies' pass at 2^18).
+template <class F>
+void scale_powers_bit_reversed(F* a, size_t log_n, const F& base, const F& c) {
+    const size_t k = log_n / 2, hk = log_n - k;
+    const size_t nl = size_t(1) << k, nh = size_t(1) << hk;
+    const std::vector<F> lo_pow = powers(base.pow_vartime(uint64_t(nh)), F::one(), nl);  // (base^(2^hk))^t
+    const std::vector<F> hi_pow = powers(base, c, nh);                                   // c · base^t
+    std::vector<F> lo(nl), hi(nh);
+    for (size_t l = 0; l < nl; ++l) lo[l] = lo_pow[bit_reverse(l, unsigned(k))];
+    for (size_t h = 0; h < nh; ++h) hi[h] = hi_pow[bit_reverse(h, unsigned(hk))];
+    CUZK_NTT_PARALLEL_FOR(int64_t(size_t(1) << log_n) >= host_parallel_min)
+    for (int64_t h = 0; h < int64_t(nh); ++h) {
+        F* row = a + size_t(h) * nl;
+        const F& f = hi[size_t(h)];
+        for (size_t l = 0; l < nl; ++l) row[l] *= f * lo[l];
     }
 }
 
 /// a[i] *= c for i < n.
 template <class F>
 void scale_constant(F* a, size_t n, const F& c) {
-CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
+    CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
     for (int64_t i = 0; i < int64_t(n); ++i) a[i] *= c;
 }
 
@@ -166,7 +199,7 @@ void bit_reverse_permute(std::span<F> a, size_t log_n) {
     if (a.size() != n)
         throw invalid_argument("ntt::bit_reverse_permute: span of " + std::to_string(a.size()) +
                                " elements, expected 2^" + std::to_string(log_n));
-CUZK_NTT_PARALLEL_FOR(int64_t(n) >= detail::host_parallel_min)
+    CUZK_NTT_PARALLEL_FOR(int64_t(n) >= detail::host_parallel_min)
     for (int64_t i = 0; i < int64_t(n); ++i) {
         size_t j = bit_reverse(uint64_t(i), unsigned(log_n));
         if (size_t(i) < j) std::swap(a[size_t(i)], a[j]);
@@ -198,11 +231,11 @@ void forward(const domain<F>& d, std::span<F> data, ordering order = ordering::n
         F* a = data.data() + p * n;
         std::span<F> poly(a, n);
         if (!input_bit_reversed(order)) {
-            if (c == coset::shifted) detail::scale_powers(a, log_n, d.coset_shift(), F::one(), false);
+            if (c == coset::shifted) detail::scale_powers(a, log_n, d.coset_shift(), F::one());
             detail::dif(a, log_n, tw.data());
             if (!output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
         } else {
-            if (c == coset::shifted) detail::scale_powers(a, log_n, d.coset_shift(), F::one(), true);
+            if (c == coset::shifted) detail::scale_powers_bit_reversed(a, log_n, d.coset_shift(), F::one());
             detail::dit(a, log_n, tw.data());
             if (output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
         }
@@ -224,19 +257,35 @@ void inverse(const domain<F>& d, std::span<F> data, ordering order = ordering::n
         std::span<F> poly(a, n);
         if (input_bit_reversed(order)) {
             detail::dit(a, log_n, tw.data());
-            if (c == coset::shifted)
-                detail::scale_powers(a, log_n, d.coset_shift_inverse(), d.size_inverse(), false);
-            else
-                detail::scale_constant(a, n, d.size_inverse());
+            if (c == coset::shifted) detail::scale_powers(a, log_n, d.coset_shift_inverse(), d.size_inverse());
+            else detail::scale_constant(a, n, d.size_inverse());
             if (output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
         } else {
             detail::dif(a, log_n, tw.data());
             if (c == coset::shifted)
-                detail::scale_powers(a, log_n, d.coset_shift_inverse(), d.size_inverse(), true);
-            else
-                detail::scale_constant(a, n, d.size_inverse());
+                detail::scale_powers_bit_reversed(a, log_n, d.coset_shift_inverse(), d.size_inverse());
+            else detail::scale_constant(a, n, d.size_inverse());
             if (!output_bit_reversed(order)) bit_reverse_permute(poly, log_n);
         }
+    }
+}
+
+/// Values on H -> values on the coset g·H, in place, both in natural order, for each polynomial
+/// of d.size() values in `data`: forward(coset::shifted) of inverse(), with the inverse's 1/n and
+/// the coset's powers of g applied in one pass between the two butterfly networks (no reorder).
+/// Throws invalid_argument if data.size() is not a positive multiple of d.size().
+template <class F>
+void to_coset(const domain<F>& d, std::span<F> data) {
+    const size_t batch = detail::batch_count(d, data.size(), "to_coset");
+    const size_t log_n = d.log_size(), n = d.size();
+    if (n == 1) return;  // a constant: the same value everywhere
+    const std::vector<F> tw_inv = detail::stage_twiddles(d.root_inverse(), log_n);
+    const std::vector<F> tw = detail::stage_twiddles(d.root(), log_n);
+    for (size_t p = 0; p < batch; ++p) {
+        F* a = data.data() + p * n;
+        detail::dif(a, log_n, tw_inv.data());  // n · coefficients, bit-reversed
+        detail::scale_powers_bit_reversed(a, log_n, d.coset_shift(), d.size_inverse());
+        detail::dit(a, log_n, tw.data());
     }
 }
 
