@@ -81,7 +81,7 @@ private:
         const int64_t n = int64_t(count), chunks = (n + chunk - 1) / chunk;
         int64_t first_bad = n;
         std::exception_ptr io_error;
-#pragma omp parallel for reduction(min : first_bad) schedule(static) if (chunks > 1)
+#pragma omp parallel for reduction(min : first_bad) schedule(dynamic, 2) if (chunks > 1)
         for (int64_t c = 0; c < chunks; ++c) {
             const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
             try {
