@@ -16,7 +16,8 @@
 //                             verifying key before it is written: a witness that does not satisfy
 //                             the circuit writes nothing and fails (exit 1 in the first two modes).
 //
-// Built as CUDA when the project has CUDA enabled (the GPU backend), else as plain C++.
+// Plain C++ in every build; with CUDA enabled the GPU backend (the engine for every CUDA policy,
+// the GPU setup, the file modes' GPU prover) is cuzk_prove_gpu.cu, linked beside it.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -40,10 +41,7 @@
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
-#if defined(__CUDACC__)
-#include "cuzk/groth16/engine_cuda.cuh"
-#include "cuzk/groth16/test_setup_cuda.cuh"
-#endif
+#include "cuzk_prove_gpu.hpp"
 #include "zkey_prover.hpp"
 
 namespace {
@@ -182,6 +180,7 @@ options parse(int argc, char** argv) {
 }
 
 using cuzk_prove::seconds_since;
+using namespace cuzk_prove;  // gpu_settings, make_gpu_engine, ...
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -253,68 +252,32 @@ bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<ty
     return valid == o.proofs;
 }
 
-#if defined(__CUDACC__)
-bool gpu_present() {
-    int n = 0;
-    return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
-}
-
-template <class Curve, class Policy>
-bool run_gpu_policy(const options& o, std::shared_ptr<const proving_key<Curve>> pk,
-                    const circuit<typename Curve::fr>& ckt) {
-    cudaDeviceProp prop{};
-    CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, o.devices.front()));
-    size_t budget = o.vram_gb > 0 ? size_t(o.vram_gb * 1e9) : size_t(0.9 * double(prop.totalGlobalMem));
-    auto t0 = std::chrono::steady_clock::now();
-    const bool on_gpu = o.evaluate == "gpu";
-    std::shared_ptr<const r1cs<typename Curve::fr>> system;
-    if (on_gpu) system = std::shared_ptr<const r1cs<typename Curve::fr>>(&ckt.system, [](auto*) {});  // outlives e
-    if (o.precompute) std::printf("  building shifted-base tables on the GPU ...\n"), std::fflush(stdout);
-    const size_t witness_bytes = (ckt.assignment.size() + (on_gpu ? 0 : 3 * pk->domain_size())) * sizeof(ckt.assignment[0]);
-    // Every worker fed and one partition ahead.
-    const engine_options eo{.workers_per_slot = o.workers,
-                            .max_queued_bytes = (o.devices.size() * o.workers + 1) * witness_bytes};
-    auto e = make_cuda_engine<Curve, Policy>(pk, system, o.devices, budget, eo, {.precompute_bases = o.precompute});
-    const auto& p = *e->slot(0).prover.template get<prover<Curve, Policy>>();
-    std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", o.devices.front(), prop.name,
-                budget / 1e9, p.key_resident() ? "resident" : "uploaded per proof",
-                p.circuit_resident() ? "resident (a, b, c evaluated on the GPU)" : "on the host", seconds_since(t0));
-    if (!p.fallback_reason().empty()) std::printf("  note: %s\n", p.fallback_reason().c_str());
-    if (!p.circuit_fallback_reason().empty()) std::printf("  note: %s\n", p.circuit_fallback_reason().c_str());
-    if (!p.tables_note().empty()) std::printf("  precomputed bases: %s\n", p.tables_note().c_str());
-    return run_engine<Curve>(o, *pk, ckt, *e, !p.circuit_resident());
-}
-
-template <class Curve, lock_granularity L>
-bool run_gpu_lock(const options& o, std::shared_ptr<const proving_key<Curve>> pk, const circuit<typename Curve::fr>& ckt) {
-    const bool g2 = o.g2 == "gpu";
-    if (o.staging == "prestaged")
-        return g2 ? run_gpu_policy<Curve, cuda_policy<L, staging::prestaged, true>>(o, pk, ckt)
-                  : run_gpu_policy<Curve, cuda_policy<L, staging::prestaged, false>>(o, pk, ckt);
-    if (o.staging == "streamed")
-        return g2 ? run_gpu_policy<Curve, cuda_policy<L, staging::streamed, true>>(o, pk, ckt)
-                  : run_gpu_policy<Curve, cuda_policy<L, staging::streamed, false>>(o, pk, ckt);
-    return g2 ? run_gpu_policy<Curve, cuda_policy<L, staging::on_demand, true>>(o, pk, ckt)
-              : run_gpu_policy<Curve, cuda_policy<L, staging::on_demand, false>>(o, pk, ckt);
+#if defined(CUZK_PROVE_GPU)
+/// The GPU engine's settings from the options.
+gpu_settings gpu_settings_of(const options& o) {
+    return {.locking = o.locking,
+            .staging = o.staging,
+            .g2_on_gpu = o.g2 == "gpu",
+            .evaluate_on_gpu = o.evaluate == "gpu",
+            .precompute = o.precompute,
+            .workers = o.workers,
+            .devices = o.devices,
+            .vram_gb = o.vram_gb};
 }
 #endif
 
 template <class Curve>
 int run(const options& o) {
     using Fr = typename Curve::fr;
-    bool gpu = false;
-#if defined(__CUDACC__)
-    gpu = o.backend == "gpu" || (o.backend == "auto" && gpu_present());
-#endif
-    if (o.backend == "gpu" && !gpu) {
-        std::fprintf(stderr, "cuzk-prove: --backend gpu, but %s\n",
-#if defined(__CUDACC__)
-                     "no CUDA device is present");
+#if defined(CUZK_PROVE_GPU)
+    const bool gpu = o.backend == "gpu" || (o.backend == "auto" && gpu_present());
 #else
-                     "this build has no CUDA support");
-#endif
+    const bool gpu = false;
+    if (o.backend == "gpu") {
+        std::fprintf(stderr, "cuzk-prove: --backend gpu, but this build has no CUDA support\n");
         return 2;
     }
+#endif
     const synthetic_options shape =
         o.porep ? porep_shape(o.log_size, o.seed)
                 : synthetic_options{.log_domain = o.log_size, .num_public = 4, .bit_share = o.bit_share, .seed = o.seed};
@@ -328,9 +291,9 @@ int run(const options& o) {
     std::printf("  setup: INSECURE test keys from a seed, on the %s ...\n", gpu ? "GPU" : "CPU"), std::fflush(stdout);
     std::shared_ptr<const proving_key<Curve>> pk;
     const bool write_params = !o.write_params.empty();  // a bellperson key: bellperson's domain roots
-#if defined(__CUDACC__)
+#if defined(CUZK_PROVE_GPU)
     if (gpu && !write_params)
-        pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure_cuda<Curve>(ckt.system, o.seed));
+        pk = std::make_shared<const proving_key<Curve>>(test_setup_on_gpu<Curve>(ckt.system, o.seed));
 #endif
     if (!pk)
         pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure<Curve>(
@@ -353,31 +316,20 @@ int run(const options& o) {
         }
     }
 
-    bool ok = false;
-#if defined(__CUDACC__)
-    if (gpu) {
-        ok = o.locking == "split"    ? run_gpu_lock<Curve, lock_granularity::split>(o, pk, ckt)
-             : o.locking == "device" ? run_gpu_lock<Curve, lock_granularity::device>(o, pk, ckt)
-                                     : run_gpu_lock<Curve, lock_granularity::none>(o, pk, ckt);
-    }
+    auto system = std::shared_ptr<const r1cs<Fr>>(&ckt.system, [](auto*) {});  // outlives the engine
+    built_engine<Curve> e;
+#if defined(CUZK_PROVE_GPU)
+    if (gpu) e = make_gpu_engine<Curve>(gpu_settings_of(o), pk, system);
 #endif
     if (!gpu) {
-        auto system = std::shared_ptr<const r1cs<Fr>>(&ckt.system, [](auto*) {});  // outlives e
         const size_t witness_bytes = ckt.assignment.size() * sizeof(Fr);
-        engine<Curve> e({{-1, std::make_shared<const prover<Curve>>(pk, system)}},
-                        {.workers_per_slot = o.workers, .max_queued_bytes = (o.workers + 1) * witness_bytes});
-        ok = run_engine<Curve>(o, *pk, ckt, e, false);
+        e.engine = std::make_unique<engine<Curve>>(
+            std::vector<engine_slot<Curve>>{{-1, std::make_shared<const prover<Curve>>(pk, system)}},
+            engine_options{.workers_per_slot = o.workers, .max_queued_bytes = (o.workers + 1) * witness_bytes});
     }
+    const bool ok = run_engine<Curve>(o, *pk, ckt, *e.engine, e.evaluate_on_host);
     std::printf("%s\n", ok ? "all proofs verified" : "VERIFICATION FAILED");
     return ok ? 0 : 1;
-}
-
-bool gpu_available() {
-#if defined(__CUDACC__)
-    return gpu_present();
-#else
-    return false;
-#endif
 }
 
 /// The file modes (examples/zkey_prover.hpp): argv[1] is a zkey.
@@ -410,7 +362,7 @@ int file_mode(int argc, char** argv) {
     if (!serving && !have_out && files.size() != 3)
         usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] "
               "[--stages], or <circuit.zkey> --out DIR <witness.wtns>..., or <circuit.zkey> --serve");
-    const bool gpu = gpu_available();
+    const bool gpu = gpu_present();
     try {
         const bool bn = cuzk::io::zkey_curve_name(zkey) == "bn128";
         using namespace cuzk_prove;

@@ -8,7 +8,8 @@
 // Every proof is checked with the key's verifying key before its files are written: a witness
 // that does not satisfy the circuit writes nothing and counts as a failure (the zkey holds no C
 // matrix to check the witness against beforehand). Batch and serve go on after a failed witness
-// and report it; batch exits 1 if any failed. Included by cuzk-prove.cpp only.
+// and report it; batch exits 1 if any failed. Included by cuzk-prove.cpp only; the GPU prover
+// comes type-erased from cuzk_prove_gpu.cu.
 #pragma once
 
 #include <algorithm>
@@ -21,23 +22,17 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/groth16/engine.hpp"  // partition_rng
+#include "cuzk/groth16/engine.hpp"  // any_prover
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
-#if defined(__CUDACC__)
-#include "cuzk/groth16/prover_cuda.cuh"
-#endif
+#include "cuzk_prove_gpu.hpp"
 
 namespace cuzk_prove {
 
 using namespace cuzk::groth16;
-
-inline double seconds_since(std::chrono::steady_clock::time_point t0) {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 /// What proving one witness file gave.
 struct outcome {
@@ -48,7 +43,7 @@ struct outcome {
 };
 
 /// A zkey read once (the points into a proving key, the A/B coefficients kept for evaluating
-/// a, b, c) with a CPU prover and, where requested and present, a GPU prover.
+/// a, b, c) with its prover: the GPU's where requested and present, else the CPU's.
 template <class IoCurve>
 class resident_zkey {
 public:
@@ -64,27 +59,20 @@ public:
         domain_size_ = z.domain_size;
         coeffs_ = std::move(z.coeffs);
         pk_ = std::make_shared<const proving_key<curve>>(cuzk::io::to_proving_key(std::move(z)));
-        cpu_ = std::make_unique<prover<curve>>(pk_);
-#if defined(__CUDACC__)
+#if defined(CUZK_PROVE_GPU)
         if (backend == "gpu" || (backend == "auto" && gpu_present)) {
-            ctx_ = std::make_unique<gpu_context>(0, size_t(1) << 40);  // one worker: the budget only documents intent
-            gpu_ = std::make_unique<gpu_prover>(pk_, *ctx_);
+            prover_ = make_gpu_file_prover<curve>(pk_);
+            on_gpu_ = true;
         }
 #else
+        if (backend == "gpu") throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
         (void)gpu_present;
 #endif
-        if (backend == "gpu" && !on_gpu())
-            throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
+        if (!on_gpu_) prover_ = std::make_shared<const prover<curve>>(pk_);
         read_s_ = seconds_since(t0);
     }
 
-    bool on_gpu() const {
-#if defined(__CUDACC__)
-        return gpu_ != nullptr;
-#else
-        return false;
-#endif
-    }
+    bool on_gpu() const { return on_gpu_; }
     double read_seconds() const { return read_s_; }
     const proving_key<curve>& key() const { return *pk_; }
 
@@ -95,7 +83,7 @@ public:
         outcome r;
         try {
             auto t0 = std::chrono::steady_clock::now();
-            const auto w = cuzk::io::wtns<IoCurve>::read(wtns_path);
+            auto w = cuzk::io::wtns<IoCurve>::read(wtns_path);
             if (w.values.size() != n_vars_)
                 throw cuzk::invalid_argument(wtns_path + " holds " + std::to_string(w.values.size()) + " values but " +
                                              path_ + " expects " + std::to_string(n_vars_) +
@@ -103,18 +91,12 @@ public:
             if (w.values.empty() || !w.values[0].is_one())
                 throw cuzk::invalid_argument(wtns_path + ": the first witness value must be 1");
             std::vector<fr> abc = cuzk::io::evaluate_abc<IoCurve>(coeffs_, domain_size_, w.values);
+            partition<fr> part{.z = std::move(w.values), .abc = std::move(abc)};  // r, s from the OS CSPRNG
             r.read_s = seconds_since(t0);
             t0 = std::chrono::steady_clock::now();
-            proof<curve> pi;
-            // The OS CSPRNG, through the engine's generator type: cuzk-prove's engine compiles the
-            // same provers' proving paths for it, so they are compiled once.
-            partition_rng rng;
-#if defined(__CUDACC__)
-            if (gpu_) pi = gpu_->prove_from_abc(w.values, std::move(abc), rng, &r.times);
-#endif
-            if (!on_gpu()) pi = cpu_->prove_from_abc(w.values, std::move(abc), rng, &r.times);
+            const proof<curve> pi = prover_.prove(part, r.times);
             r.prove_s = seconds_since(t0);
-            const std::span<const fr> publics(w.values.data() + 1, n_public_);
+            const std::span<const fr> publics(part.z.data() + 1, n_public_);
             t0 = std::chrono::steady_clock::now();
             const verdict v = verify_verdict(pk_->vk, publics, pi);
             r.verify_s = seconds_since(t0);
@@ -139,12 +121,8 @@ private:
     double read_s_ = 0;
     std::vector<cuzk::io::zkey_coefficient<fr>> coeffs_;
     std::shared_ptr<const proving_key<curve>> pk_;
-    std::unique_ptr<prover<curve>> cpu_;
-#if defined(__CUDACC__)
-    using gpu_prover = prover<curve, cuda_policy<lock_granularity::none, staging::on_demand>>;
-    std::unique_ptr<gpu_context> ctx_;  // declared before gpu_: outlives it
-    std::unique_ptr<gpu_prover> gpu_;
-#endif
+    any_prover<curve> prover_;  // prove_from_abc, on the CPU or (on_gpu_) the GPU
+    bool on_gpu_ = false;
 };
 
 /// DIR/<name without .wtns>.proof.json and .public.json for a witness path.

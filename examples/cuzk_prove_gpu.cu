@@ -1,0 +1,108 @@
+// cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 18 policies
+// (--lock x --staging x --g2) on both curves, the GPU test setup and the file modes' GPU prover.
+// cuzk-prove's only CUDA TU; with cuzk::instances linked (CUZK_PRECOMPILED) it compiles none of
+// the heavy kernels. Nothing here runs without a GPU, so CI may compile its host side unoptimised
+// (CUZK_CUDA_HOST_UNOPTIMISED) while cuzk-prove's CPU path, which the interop tests run, stays
+// optimised in cuzk-prove.cpp.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+
+#include "cuzk/groth16/curve.hpp"
+#include "cuzk/groth16/engine_cuda.cuh"
+#include "cuzk/groth16/test_setup_cuda.cuh"
+#include "cuzk_prove_gpu.hpp"
+
+namespace cuzk_prove {
+
+namespace {
+
+template <class Curve, class Policy>
+built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
+                                     std::shared_ptr<const r1cs<typename Curve::fr>> circuit) {
+    cudaDeviceProp prop{};
+    CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, s.devices.front()));
+    const size_t budget = s.vram_gb > 0 ? size_t(s.vram_gb * 1e9) : size_t(0.9 * double(prop.totalGlobalMem));
+    const auto t0 = std::chrono::steady_clock::now();
+    const size_t witness_bytes = (circuit->num_variables + (s.evaluate_on_gpu ? 0 : 3 * pk->domain_size())) *
+                                 sizeof(typename Curve::fr);
+    if (s.precompute) std::printf("  building shifted-base tables on the GPU ...\n"), std::fflush(stdout);
+    // Every worker fed and one partition ahead.
+    const engine_options eo{.workers_per_slot = s.workers,
+                            .max_queued_bytes = (s.devices.size() * s.workers + 1) * witness_bytes};
+    auto e = make_cuda_engine<Curve, Policy>(pk, s.evaluate_on_gpu ? circuit : nullptr, s.devices, budget, eo,
+                                             {.precompute_bases = s.precompute});
+    const auto& p = *e->slot(0).prover.template get<prover<Curve, Policy>>();
+    std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", s.devices.front(), prop.name,
+                budget / 1e9, p.key_resident() ? "resident" : "uploaded per proof",
+                p.circuit_resident() ? "resident (a, b, c evaluated on the GPU)" : "on the host", seconds_since(t0));
+    if (!p.fallback_reason().empty()) std::printf("  note: %s\n", p.fallback_reason().c_str());
+    if (!p.circuit_fallback_reason().empty()) std::printf("  note: %s\n", p.circuit_fallback_reason().c_str());
+    if (!p.tables_note().empty()) std::printf("  precomputed bases: %s\n", p.tables_note().c_str());
+    return {std::move(e), !p.circuit_resident()};
+}
+
+template <class Curve, lock_granularity L>
+built_engine<Curve> make_with_lock(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
+                                   std::shared_ptr<const r1cs<typename Curve::fr>> circuit) {
+    const bool g2 = s.g2_on_gpu;
+    if (s.staging == "prestaged")
+        return g2 ? make_with_policy<Curve, cuda_policy<L, staging::prestaged, true>>(s, pk, circuit)
+                  : make_with_policy<Curve, cuda_policy<L, staging::prestaged, false>>(s, pk, circuit);
+    if (s.staging == "streamed")
+        return g2 ? make_with_policy<Curve, cuda_policy<L, staging::streamed, true>>(s, pk, circuit)
+                  : make_with_policy<Curve, cuda_policy<L, staging::streamed, false>>(s, pk, circuit);
+    if (s.staging != "on-demand") throw cuzk::invalid_argument("cuzk-prove: unknown staging '" + s.staging + "'");
+    return g2 ? make_with_policy<Curve, cuda_policy<L, staging::on_demand, true>>(s, pk, circuit)
+              : make_with_policy<Curve, cuda_policy<L, staging::on_demand, false>>(s, pk, circuit);
+}
+
+}  // namespace
+
+bool gpu_present() {
+    int n = 0;
+    if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0) return true;
+    (void)cudaGetLastError();  // no device: clear the error the query left
+    return false;
+}
+
+template <class Curve>
+proving_key<Curve> test_setup_on_gpu(const r1cs<typename Curve::fr>& system, uint64_t seed) {
+    return test_setup_insecure_cuda<Curve>(system, seed);
+}
+
+template <class Curve>
+built_engine<Curve> make_gpu_engine(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
+                                    std::shared_ptr<const r1cs<typename Curve::fr>> circuit) {
+    if (s.devices.empty()) throw cuzk::invalid_argument("cuzk-prove: no device listed");
+    if (s.locking == "split") return make_with_lock<Curve, lock_granularity::split>(s, pk, circuit);
+    if (s.locking == "device") return make_with_lock<Curve, lock_granularity::device>(s, pk, circuit);
+    if (s.locking != "none") throw cuzk::invalid_argument("cuzk-prove: unknown lock '" + s.locking + "'");
+    return make_with_lock<Curve, lock_granularity::none>(s, pk, circuit);
+}
+
+template <class Curve>
+any_prover<Curve> make_gpu_file_prover(std::shared_ptr<const proving_key<Curve>> pk) {
+    using P = prover<Curve, cuda_policy<lock_granularity::none, staging::on_demand>>;
+    // The context must outlive its prover: both in one allocation, the handle points at the prover.
+    struct on_device {
+        gpu_context gpu{0, size_t(1) << 40};  // one worker: the budget only documents intent
+        P prover;
+        explicit on_device(std::shared_ptr<const proving_key<Curve>> k) : prover(std::move(k), gpu) {}
+    };
+    auto owner = std::make_shared<on_device>(std::move(pk));
+    return std::shared_ptr<const P>(owner, &owner->prover);
+}
+
+using bls = cuzk::bls12_381::curve;
+using bn = cuzk::bn254::curve;
+template proving_key<bls> test_setup_on_gpu<bls>(const r1cs<bls::fr>&, uint64_t);
+template proving_key<bn> test_setup_on_gpu<bn>(const r1cs<bn::fr>&, uint64_t);
+template built_engine<bls> make_gpu_engine<bls>(const gpu_settings&, std::shared_ptr<const proving_key<bls>>,
+                                                std::shared_ptr<const r1cs<bls::fr>>);
+template built_engine<bn> make_gpu_engine<bn>(const gpu_settings&, std::shared_ptr<const proving_key<bn>>,
+                                              std::shared_ptr<const r1cs<bn::fr>>);
+template any_prover<bls> make_gpu_file_prover<bls>(std::shared_ptr<const proving_key<bls>>);
+template any_prover<bn> make_gpu_file_prover<bn>(std::shared_ptr<const proving_key<bn>>);
+
+}  // namespace cuzk_prove
