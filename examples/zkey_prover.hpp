@@ -56,8 +56,8 @@ public:
         auto z = cuzk::io::zkey<IoCurve>::read(path);
         n_vars_ = z.n_vars;
         n_public_ = z.n_public;
-        domain_size_ = z.domain_size;
-        coeffs_ = std::move(z.coeffs);
+        rows_ = cuzk::io::abc_rows<fr>(z.coeffs, z.domain_size, z.n_vars);  // once per key, not per witness
+        z.coeffs = {};
         pk_ = std::make_shared<const proving_key<curve>>(cuzk::io::to_proving_key(std::move(z)));
 #if defined(CUZK_PROVE_GPU)
         if (backend == "gpu" || (backend == "auto" && gpu_present)) {
@@ -90,7 +90,7 @@ public:
                                              " (witness of another circuit?)");
             if (w.values.empty() || !w.values[0].is_one())
                 throw cuzk::invalid_argument(wtns_path + ": the first witness value must be 1");
-            std::vector<fr> abc = cuzk::io::evaluate_abc<IoCurve>(coeffs_, domain_size_, w.values);
+            std::vector<fr> abc = rows_.evaluate(w.values);
             partition<fr> part{.z = std::move(w.values), .abc = std::move(abc)};  // r, s from the OS CSPRNG
             r.read_s = seconds_since(t0);
             t0 = std::chrono::steady_clock::now();
@@ -117,9 +117,9 @@ public:
 
 private:
     std::string path_;
-    uint32_t n_vars_ = 0, n_public_ = 0, domain_size_ = 0;
+    uint32_t n_vars_ = 0, n_public_ = 0;
     double read_s_ = 0;
-    std::vector<cuzk::io::zkey_coefficient<fr>> coeffs_;
+    cuzk::io::abc_rows<fr> rows_;  // a, b, c from the zkey's A and B rows (c = a b)
     std::shared_ptr<const proving_key<curve>> pk_;
     any_prover<curve> prover_;  // prove_from_abc, on the CPU or (on_gpu_) the GPU
     bool on_gpu_ = false;

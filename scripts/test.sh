@@ -12,9 +12,9 @@ rm -rf "$build"
 # cuzk::instances library (src/instances/), which the CUDA tests and examples link.
 # Without a GPU the host side of CUDA TUs is compiled unoptimised (CUZK_CUDA_HOST_UNOPTIMISED):
 # nvcc's -O sets only the host compiler's level (device code is optimised either way: the cubins
-# are byte-identical), and there those executables only skip; the exception, cuzk-prove, whose CPU
-# prover the interop tests run, keeps -O2. With a GPU (nvidia-smi lists one) everything is
-# optimised, as the GPU tests then run. Host tests (.cpp) keep Release's -O3; scripts/gpu-suite.sh
+# are byte-identical), and there those executables only skip (cuzk-prove's CPU prover, which the
+# interop tests run, is a plain C++ TU, optimised as host code). With a GPU (nvidia-smi lists one)
+# everything is optimised, as the GPU tests then run. Host tests (.cpp) keep Release's -O3; scripts/gpu-suite.sh
 # builds everything at -O3.
 host_unoptimised=ON
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then host_unoptimised=OFF; fi

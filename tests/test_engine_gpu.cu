@@ -79,8 +79,9 @@ void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers)
             EXPECT_LE(st.gpu_start_ms, st.gpu_end_ms) << st.name;
             // The stream starts a stage only after the worker began enqueuing it, and the
             // partition ends after the stream passed it. GPU times are put on the host clock by
-            // an anchor read after its synchronisation returned, so they are late by that wake-up
-            // (microseconds; 1 ms allowed for a descheduled worker), never early.
+            // an anchor read after its synchronisation returned, so they are late by that wake-up,
+            // never early; the prover clamps them to the moment the stream had passed them all
+            // (47 ms late beside 36 sanitizer runs before the clamp; 1 ms of slack kept).
             EXPECT_GE(st.gpu_start_ms, st.start_ms - 0.001) << st.name;
             EXPECT_LE(st.gpu_end_ms, t.end_ms + 1.0) << st.name;
         }
