@@ -42,6 +42,20 @@ inline constexpr int64_t host_parallel_min = int64_t(1) << 11;
 /// Elements per cache block for depth-first stages (8192 · 32 B = 256 KiB for 4-limb fields).
 inline constexpr size_t host_block_log = 13;
 
+/// f(t, c · x^t) for every t < count, in chunks of 1024 run in parallel, each chunk starting
+/// from one exponentiation.
+template <class F, class Fn>
+void for_each_power(const F& x, const F& c, size_t count, Fn&& f) {
+    constexpr size_t chunk = 1024;
+    const int64_t chunks = int64_t((count + chunk - 1) / chunk);
+    CUZK_NTT_PARALLEL_FOR(int64_t(count) >= host_parallel_min)
+    for (int64_t ci = 0; ci < chunks; ++ci) {
+        const size_t t0 = size_t(ci) * chunk, t1 = std::min(count, t0 + chunk);
+        F p = c * x.pow_vartime(uint64_t(t0));
+        for (size_t t = t0; t < t1; ++t, p *= x) f(t, p);
+    }
+}
+
 /// Stage twiddles: tw[m + j] = w_{2m}^j for every power of two m < n and j < m (tw[0] unused),
 /// where w = root is a primitive n-th root. Each stage reads its twiddles contiguously.
 template <class F>
@@ -50,14 +64,7 @@ std::vector<F> stage_twiddles(const F& root, size_t log_n) {
     std::vector<F> tw(std::max<size_t>(n, 2));
     if (n < 2) return tw;
     const size_t half = n / 2;
-    constexpr size_t chunk = 1024;
-    const int64_t chunks = int64_t((half + chunk - 1) / chunk);
-    CUZK_NTT_PARALLEL_FOR(chunks * int64_t(chunk) >= host_parallel_min)
-    for (int64_t c = 0; c < chunks; ++c) {
-        size_t j0 = size_t(c) * chunk, j1 = std::min(half, j0 + chunk);
-        F p = root.pow_vartime(uint64_t(j0));
-        for (size_t j = j0; j < j1; ++j, p *= root) tw[half + j] = p;
-    }
+    for_each_power(root, F::one(), half, [&](size_t j, const F& p) { tw[half + j] = p; });
     // w_{2m}^j = w_{4m}^{2j}: smaller stages are strided copies of the next larger one.
     for (size_t m = half / 2; m >= 1; m /= 2)
         for (size_t j = 0; j < m; ++j) tw[m + j] = tw[2 * m + 2 * j];
@@ -132,33 +139,18 @@ void dit(F* a, size_t log_n, const F* tw) {
     for (size_t lm = block_log; lm < log_n; ++lm) stage_flat<F, false>(a, n, lm, tw);
 }
 
-/// v[t] = c · x^t for t < count (chunks in parallel, each from one exponentiation).
+/// v[t] = c · x^t for t < count.
 template <class F>
 std::vector<F> powers(const F& x, const F& c, size_t count) {
     std::vector<F> v(count);
-    constexpr size_t chunk = 1024;
-    const int64_t chunks = int64_t((count + chunk - 1) / chunk);
-    CUZK_NTT_PARALLEL_FOR(int64_t(count) >= host_parallel_min)
-    for (int64_t ci = 0; ci < chunks; ++ci) {
-        size_t t0 = size_t(ci) * chunk, t1 = std::min(count, t0 + chunk);
-        F p = c * x.pow_vartime(uint64_t(t0));
-        for (size_t t = t0; t < t1; ++t, p *= x) v[t] = p;
-    }
+    for_each_power(x, c, count, [&](size_t t, const F& p) { v[t] = p; });
     return v;
 }
 
 /// a[j] *= c · base^j for j < n.
 template <class F>
 void scale_powers(F* a, size_t log_n, const F& base, const F& c) {
-    const size_t n = size_t(1) << log_n;
-    constexpr size_t chunk = 1024;
-    const int64_t chunks = int64_t((n + chunk - 1) / chunk);
-    CUZK_NTT_PARALLEL_FOR(int64_t(n) >= host_parallel_min)
-    for (int64_t ci = 0; ci < chunks; ++ci) {
-        size_t j0 = size_t(ci) * chunk, j1 = std::min(n, j0 + chunk);
-        F p = c * base.pow_vartime(uint64_t(j0));
-        for (size_t j = j0; j < j1; ++j, p *= base) a[j] *= p;
-    }
+    for_each_power(base, c, size_t(1) << log_n, [&](size_t j, const F& p) { a[j] *= p; });
 }
 
 /// a[bit_reverse(j)] *= c · base^j for j < n, in memory order. Position i = h·2^k + l (l its
