@@ -39,8 +39,8 @@ template <class F>
 void read_field_header(section_reader& r, std::string_view what) {
     const uint32_t n8 = r.u32();
     if (n8 != n8_of<F>)
-        throw r.fail(std::string(what) + " size n8 = " + std::to_string(n8) + ", expected " +
-                     std::to_string(n8_of<F>) + " for " + F::config::name);
+        throw r.fail(std::string(what) + " size n8 = " + std::to_string(n8) + ", expected " + std::to_string(n8_of<F>) +
+                     " for " + F::config::name);
     typename F::integer p{};
     r.read(&p, n8);
     if (p != F::modulus)
@@ -56,22 +56,45 @@ F read_canonical(section_reader& r, std::string_view what) {
     return F::from_canonical_unchecked(x);
 }
 
-/// Reads `count` canonical elements straight into out (resized), then converts them to
-/// Montgomery form in place. The section must hold at least count * n8 bytes (checked
-/// before allocating).
+/// Reads `count` canonical elements into out (resized), converting them to Montgomery form, in
+/// parallel chunks (OpenMP), each converted while it is in its thread's cache (a 2^18-value witness
+/// took ~8 ms serially on one core of the 2-core machine). The section must hold count * n8 bytes
+/// (checked before allocating). The first value not below the modulus is the one reported ("<what>
+/// <index>: value is not below the modulus"); an I/O error is carried out of the parallel region.
 template <class F>
 void read_canonical_array(section_reader& r, uint64_t count, std::vector<F>& out, std::string_view what) {
     static_assert(sizeof(F) == n8_of<F>, "field elements must be exactly their limbs");
     if (count > r.remaining() / n8_of<F>)
         throw r.fail(std::string(what) + ": count " + std::to_string(count) + " needs more bytes than the section has");
-    out.resize(size_t(count));
-    r.read(out.data(), size_t(count) * n8_of<F>);
-    for (size_t i = 0; i < out.size(); ++i) {
-        const auto x = out[i].mont;  // holds the canonical integer as read
-        if (!below_modulus<F>(x))
-            throw r.fail(std::string(what) + " " + std::to_string(i) + ": value is not below the modulus");
-        out[i] = F::from_canonical_unchecked(x);
+    resize_for_bulk_read(out, size_t(count));
+    const byte_source& src = r.source();
+    const uint64_t at = r.take(count * n8_of<F>);
+    constexpr int64_t chunk = int64_t(1) << 12;
+    const int64_t n = int64_t(count), chunks = (n + chunk - 1) / chunk;
+    int64_t first_bad = n;
+    std::exception_ptr io_error;
+#pragma omp parallel for reduction(min : first_bad) schedule(dynamic, 2) if (chunks > 1)
+    for (int64_t c = 0; c < chunks; ++c) {
+        const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
+        try {
+            src.read_at(at + uint64_t(lo) * n8_of<F>, &out[size_t(lo)], size_t(hi - lo) * n8_of<F>);
+        } catch (...) {
+#pragma omp critical(cuzk_read_canonical_array)
+            if (!io_error) io_error = std::current_exception();
+            continue;
+        }
+        for (int64_t i = lo; i < hi; ++i) {
+            const auto x = out[size_t(i)].mont;  // holds the canonical integer as read
+            if (!below_modulus<F>(x)) {
+                first_bad = std::min(first_bad, i);
+                break;  // later ones in this chunk cannot be first
+            }
+            out[size_t(i)] = F::from_canonical_unchecked(x);
+        }
     }
+    if (io_error) std::rethrow_exception(io_error);
+    if (first_bad < n)
+        throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": value is not below the modulus");
 }
 
 namespace detail {
@@ -136,7 +159,7 @@ void read_point_array(section_reader& r, uint64_t count, std::vector<Point>& out
         const Point& p = out[size_t(first_bad)];
         const bool canonical = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
         throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " +
-                     (!canonical          ? "coordinate is not below the modulus q"
+                     (!canonical         ? "coordinate is not below the modulus q"
                       : !p.is_on_curve() ? "point is not on the curve"
                                          : "point is not in the prime-order subgroup"));
     }

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <exception>
 #include <memory>
 #include <span>
 #include <string>
@@ -43,7 +42,7 @@ struct wtns {
     static wtns read(const std::string& path) { return read(std::make_shared<file_source>(path)); }
 
     /// Reads and validates .wtns bytes from any source. The values are read into their final
-    /// vector and converted in place, in parallel chunks (see read_values).
+    /// vector and converted in place, in parallel chunks (io/field_io.hpp read_canonical_array).
     static wtns read(std::shared_ptr<const byte_source> src) {
         binfile f(std::move(src), "wtns", 2, &section_name);
         f.require_known_sections({1, 2});
@@ -59,50 +58,10 @@ struct wtns {
         if (r.remaining() != uint64_t(n) * n8_of<fr>)
             throw r.fail("size " + std::to_string(r.remaining()) + " disagrees with the header's nWitness = " +
                          std::to_string(n) + " (" + std::to_string(n8_of<fr>) + " bytes each)");
-        read_values(r, n, out.values);
+        read_canonical_array<fr>(r, n, out.values, "witness value");
         r.expect_end();
         if (n > 0 && !out.values[0].is_one()) throw r.fail("witness value 0 (the constant ONE) is not 1");
         return out;
-    }
-
-private:
-    /// read_canonical_array (io/field_io.hpp) in parallel: each thread copies a chunk of
-    /// canonical values into `out` and converts it to Montgomery form while it is in its cache
-    /// (at 2^18 values the serial copy and conversion took ~8 ms on one core of the 2-core
-    /// machine, docs/PERFORMANCE.md "C API"). The first value not below r is found by a min
-    /// reduction and reported with read_canonical_array's message; an I/O error is carried out
-    /// of the parallel region.
-    static void read_values(section_reader& r, uint32_t count, std::vector<fr>& out) {
-        static_assert(sizeof(fr) == n8_of<fr>, "field elements must be exactly their limbs");
-        resize_for_bulk_read(out, count);
-        const byte_source& src = r.source();
-        const uint64_t at = r.take(uint64_t(count) * n8_of<fr>);
-        constexpr int64_t chunk = int64_t(1) << 12;
-        const int64_t n = int64_t(count), chunks = (n + chunk - 1) / chunk;
-        int64_t first_bad = n;
-        std::exception_ptr io_error;
-#pragma omp parallel for reduction(min : first_bad) schedule(dynamic, 2) if (chunks > 1)
-        for (int64_t c = 0; c < chunks; ++c) {
-            const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
-            try {
-                src.read_at(at + uint64_t(lo) * n8_of<fr>, &out[size_t(lo)], size_t(hi - lo) * n8_of<fr>);
-            } catch (...) {
-#pragma omp critical(cuzk_wtns_values)
-                if (!io_error) io_error = std::current_exception();
-                continue;
-            }
-            for (int64_t i = lo; i < hi; ++i) {
-                const auto x = out[size_t(i)].mont;  // holds the canonical integer as read
-                if (!below_modulus<fr>(x)) {
-                    first_bad = std::min(first_bad, i);
-                    break;  // later ones in this chunk cannot be first
-                }
-                out[size_t(i)] = fr::from_canonical_unchecked(x);
-            }
-        }
-        if (io_error) std::rethrow_exception(io_error);
-        if (first_bad < n)
-            throw r.fail("witness value " + std::to_string(first_bad) + ": value is not below the modulus");
     }
 };
 
