@@ -176,9 +176,10 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
         is_exe "$exe" || continue
         name=$(basename "$exe")
         gpu_args=()
+        gpu_env=()
         if [[ $name == test_c_api_threads ]]; then
             # The C API's threads-on-one-handle test, on the GPU backend (the rest of it runs in CI).
-            export CUZK_TEST_C_API_BACKEND=gpu
+            gpu_env=(CUZK_TEST_C_API_BACKEND=gpu)
             gpu_args=(--gtest_filter='*ThreadsOnOneHandle*')
         elif [[ ! -e $root/tests/$name.cu ]]; then
             continue  # host tests run in CI, not here
@@ -186,7 +187,7 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
         selected "$name" || continue
         for tool in "${runs[@]}"; do
             tag=$name${tool:+.$tool}
-            cmd=(timeout "$timeout_s")
+            cmd=(env "${gpu_env[@]}" timeout "$timeout_s")
             if [[ -n $tool ]]; then
                 cmd+=("$sanitizer" --tool "$tool" --error-exitcode 1 "${san_args[@]}")
             fi
