@@ -1,12 +1,12 @@
 /* test_c_api: the C interface (include/cuzk/c/cuzk_prover.h) from a C program that uses only the
  * header, on the snarkjs interop fixtures of both curves (tests/interop/make_fixtures.sh):
  *
- *   test_c_api FIXTURE_DIR NODE SNARKJS_CLI
+ *   test_c_api FIXTURE_DIR NODE SNARKJS_CLI VERIFY_SCRIPT (tests/c_api/snarkjs_verify_all.cjs)
  *
  * For each curve and circuit: the one-shot calls (zkey buffer and zkey file), a resident prover
  * from the file and one from a buffer that is freed before proving, all with snarkjs's own zkey
- * and witness. Every proof is verified by `snarkjs groth16 verify` with snarkjs's verification
- * key, and every public.json must equal the one snarkjs wrote, byte for byte. Also: the size
+ * and witness. Every proof is verified by snarkjs (groth16.verify, in one node process for all of
+ * them) with snarkjs's verification key, and every public.json must equal the one snarkjs wrote, byte for byte. Also: the size
  * queries bound what is written, a too-small buffer returns the sizes needed (and a retry with
  * them under the same randomness succeeds), a tampered witness gives
  * CUZK_PROVER_ERROR_VERIFY_FAILED and leaves the buffers untouched, and a witness of another
@@ -65,27 +65,77 @@ static int write_file(const char* path, const char* text) {
     return fclose(f) == 0 && ok;
 }
 
-/* Whether `snarkjs groth16 verify vk public proof` says OK! for the texts, as `expect` says (1:
- * accepted, 0: rejected). The files are kept in work_dir when it does not. */
-static int snarkjs_says(int expect, const char* vk_path, const char* proof, const char* pub, const char* label) {
-    char proof_path[512], public_path[512], cmd[2048], line[512];
-    FILE* p;
-    int ok = 0;
-    snprintf(proof_path, sizeof proof_path, "%s/%s.proof.json", work_dir, label);
-    snprintf(public_path, sizeof public_path, "%s/%s.public.json", work_dir, label);
-    if (!write_file(proof_path, proof) || !write_file(public_path, pub)) return 0;
-    snprintf(cmd, sizeof cmd, "'%s' '%s' groth16 verify '%s' '%s' '%s' 2>&1", node_exe, snarkjs_cli, vk_path,
-             public_path, proof_path);
-    p = popen(cmd, "r");
-    if (!p) return 0;
-    while (fgets(line, sizeof line, p))
-        if (strstr(line, "OK!")) ok = 1;
-    if (pclose(p) != 0) ok = 0;
-    if (ok == expect) {
-        remove(proof_path);
-        remove(public_path);
+/* snarkjs's verdicts, gathered: each proof is written to work_dir and queued with the verdict it
+ * must get; snarkjs_check_all() then asks snarkjs about all of them in one node process
+ * (tests/c_api/snarkjs_verify_all.cjs: snarkjs's groth16.verify, what `snarkjs groth16 verify`
+ * calls) and checks every verdict. One process instead of one per proof: 42 node start-ups cost
+ * ~60 s. The files of a proof whose verdict is wrong stay in work_dir. */
+enum { max_queued = 64 };
+static struct queued {
+    char label[200], proof_path[512], public_path[512];
+    int expect; /* 1: accepted, 0: rejected */
+    int answered;
+} queue[max_queued];
+static int queued_count = 0;
+static FILE* verify_list = NULL;
+static char verify_list_path[600];
+static const char* verify_script;
+
+static void snarkjs_expect(int expect, const char* vk_path, const char* proof, const char* pub, const char* label) {
+    struct queued* q;
+    CHECK(queued_count < max_queued, "more than %d proofs queued for snarkjs", max_queued);
+    if (queued_count >= max_queued) return;
+    q = &queue[queued_count++];
+    snprintf(q->label, sizeof q->label, "%s", label);
+    snprintf(q->proof_path, sizeof q->proof_path, "%s/%s.proof.json", work_dir, label);
+    snprintf(q->public_path, sizeof q->public_path, "%s/%s.public.json", work_dir, label);
+    q->expect = expect;
+    CHECK(write_file(q->proof_path, proof) && write_file(q->public_path, pub), "%s: cannot write the proof", label);
+    if (!verify_list) {
+        snprintf(verify_list_path, sizeof verify_list_path, "%s/verify.list", work_dir);
+        verify_list = fopen(verify_list_path, "w");
+        CHECK(verify_list != NULL, "cannot write %s", verify_list_path);
+        if (!verify_list) return;
     }
-    return ok == expect;
+    fprintf(verify_list, "%s\t%s\t%s\t%s\n", label, vk_path, q->public_path, q->proof_path);
+}
+
+static void snarkjs_check_all(void) {
+    char cmd[2048], main_path[1024], line[512];
+    const char* slash = strrchr(snarkjs_cli, '/');
+    FILE* p;
+    int i, accepted = 0, rejected = 0;
+    if (!verify_list) return;
+    CHECK(fclose(verify_list) == 0, "writing %s", verify_list_path);
+    verify_list = NULL;
+    /* snarkjs's CommonJS entry beside its CLI (node_modules/snarkjs/build/{cli,main}.cjs). */
+    snprintf(main_path, sizeof main_path, "%.*s/main.cjs", slash ? (int)(slash - snarkjs_cli) : 1,
+             slash ? snarkjs_cli : ".");
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' '%s'", node_exe, verify_script, main_path, verify_list_path);
+    p = popen(cmd, "r");
+    CHECK(p != NULL, "cannot run %s", cmd);
+    if (!p) return;
+    while (fgets(line, sizeof line, p)) {
+        char* space = strrchr(line, ' ');
+        if (!space) continue;
+        *space = '\0';
+        for (i = 0; i < queued_count; ++i)
+            if (strcmp(queue[i].label, line) == 0) {
+                int ok = strncmp(space + 1, "OK", 2) == 0;
+                queue[i].answered = 1;
+                ok ? ++accepted : ++rejected;
+                CHECK(ok == queue[i].expect, "%s: snarkjs %s the proof (kept in %s)", queue[i].label,
+                      ok ? "accepts" : "rejects", work_dir);
+                if (ok == queue[i].expect) {
+                    remove(queue[i].proof_path);
+                    remove(queue[i].public_path);
+                }
+            }
+    }
+    CHECK(pclose(p) == 0, "%s failed", cmd);
+    for (i = 0; i < queued_count; ++i) CHECK(queue[i].answered, "%s: snarkjs gave no verdict", queue[i].label);
+    printf("test_c_api: snarkjs verified %d proofs: %d accepted, %d rejected\n", queued_count, accepted, rejected);
+    remove(verify_list_path);
 }
 
 /* A deterministic randomness source for reproducible proofs (splitmix64; tests only). */
@@ -160,8 +210,7 @@ static void expect_proof(const struct fixture* f, int rc, unsigned long long pro
     CHECK(strcmp(pub, f->public_json) == 0, "%s/%s %s: public.json differs from snarkjs's:\n%s", f->curve, f->name,
           what, pub);
     snprintf(label, sizeof label, "%s_%s_%s", f->curve, f->name, what);
-    CHECK(snarkjs_says(1, f->vk_path, proof, pub, label), "%s/%s %s: snarkjs rejects the proof (kept in %s)", f->curve,
-          f->name, what, work_dir);
+    snarkjs_expect(1, f->vk_path, proof, pub, label);
 }
 
 static void test_fixture(const struct fixture* f, const struct fixture* other_curve,
@@ -222,8 +271,9 @@ static void test_fixture(const struct fixture* f, const struct fixture* other_cu
         memcpy(tweaked, pub, sizeof tweaked);
         digit = strchr(strchr(tweaked, '"') + 1, '"') - 1;
         *digit = *digit == '9' ? '8' : (char)(*digit + 1);
-        CHECK(snarkjs_says(0, f->vk_path, proof, tweaked, "negative_control"),
-              "%s/%s: snarkjs accepts a proof for a changed public signal: the check is broken", f->curve, f->name);
+        char label[256];
+        snprintf(label, sizeof label, "%s_%s_negative_control", f->curve, f->name);
+        snarkjs_expect(0, f->vk_path, proof, tweaked, label); /* a changed public signal: rejected */
     }
     reset_outputs(&ps, &us);
     rc = cuzk_groth16_prover_prove(p, f->wtns, f->wtns_size, proof, &ps, pub, &us, err, sizeof err);
@@ -294,12 +344,13 @@ int main(int argc, char** argv) {
     struct fixture fx[2][3];
     cuzk_prover_capabilities caps;
     int c, k;
-    if (argc != 4) {
-        fprintf(stderr, "usage: %s FIXTURE_DIR NODE SNARKJS_CLI\n", argv[0]);
+    if (argc != 5) {
+        fprintf(stderr, "usage: %s FIXTURE_DIR NODE SNARKJS_CLI VERIFY_SCRIPT\n", argv[0]);
         return 2;
     }
     node_exe = argv[2];
     snarkjs_cli = argv[3];
+    verify_script = argv[4];
 
     CHECK(cuzk_prover_abi_version() == CUZK_PROVER_ABI_VERSION, "library ABI %d, header %d", cuzk_prover_abi_version(),
           CUZK_PROVER_ABI_VERSION);
@@ -329,6 +380,7 @@ int main(int argc, char** argv) {
             test_fixture(&fx[c][k], &fx[1 - c][k], &fx[c][(k + 1) % 3], &caps);
             printf("test_c_api: %s/%s done (%d failures so far)\n", curves[c], circuits[k], failures);
         }
+    snarkjs_check_all();
     for (c = 0; c < 2; ++c)
         for (k = 0; k < 3; ++k) {
             free(fx[c][k].zkey);
