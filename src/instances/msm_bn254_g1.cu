@@ -9,3 +9,6 @@ CUZK_MSM_INSTANCES(, ::cuzk::bn254::g1)
 CUZK_FIXED_BASES_INSTANCES(, ::cuzk::bn254::g1)
 CUZK_TEST_SETUP_INSTANCES(, ::cuzk::bn254::g1)
 CUZK_WITNESS_MSM_INSTANCES(, ::cuzk::bn254::g1)
+// The group-independent pieces (CUB's workspace size queries), here once for every group.
+CUZK_MSM_SHARED_INSTANCES()
+CUZK_WITNESS_MSM_SHARED_INSTANCES()

@@ -142,6 +142,17 @@ struct workspace_layout {
     }
 };
 
+/// Temporary bytes CUB's radix sort needs for `items` (key, value) pairs of Key with key_bits-bit
+/// keys. A template (Key is uint32_t) only so that cuzk::instances can compile it once: the size
+/// query instantiates CUB's sort kernels, which every TU that plans an MSM would compile again.
+template <class Key>
+size_t radix_sort_bytes(size_t items, unsigned key_bits) {
+    size_t bytes = 0;
+    cub::DoubleBuffer<Key> k(nullptr, nullptr), v(nullptr, nullptr);
+    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, bytes, k, v, int(items), 0, int(key_bits)));
+    return bytes;
+}
+
 /// Every size and workspace offset of one MSM call, derived from (n, c) on the host.
 template <class G>
 struct device_plan {
@@ -221,10 +232,7 @@ struct device_plan {
         fold_segs = fold_buckets / fold_len;
         fold2_threads = std::min<uint32_t>(fold_segs, msm_fold2_block);
         fold2_len = fold_segs / fold2_threads;
-        if (items != 0) {
-            cub::DoubleBuffer<uint32_t> k(nullptr, nullptr), v(nullptr, nullptr);
-            CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, cub_bytes, k, v, int(items), 0, int(key_bits)));
-        }
+        if (items != 0) cub_bytes = radix_sort_bytes<uint32_t>(items, key_bits);
         workspace_layout ws;
         auto take = [&](size_t bytes) { return ws.take(bytes); };
         o_keys0 = take(items * 4);
@@ -677,7 +685,12 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
         const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::affine<G>*, size_t, const G::scalar::integer*, \
         const uint32_t*, void*, size_t, cudaStream_t, ::cuzk::msm::scalar_form, const std::function<void()>&);
 
+/// The family's group-independent part (src/instances/msm_bn254_g1.cu compiles it).
+#define CUZK_MSM_SHARED_INSTANCES(prefix) \
+    prefix template size_t cuzk::msm::detail::radix_sort_bytes<uint32_t>(size_t, unsigned);
+
 #if defined(CUZK_PRECOMPILED)
 #include "cuzk/instances.hpp"
 CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_MSM_INSTANCES, extern)
+CUZK_MSM_SHARED_INSTANCES(extern)
 #endif

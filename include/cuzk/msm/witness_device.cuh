@@ -103,6 +103,19 @@ __global__ void __launch_bounds__(witness_sum_block) witness_fold_kernel(xyzz<G>
     if (threadIdx.x == 0) *out = acc;
 }
 
+/// Temporary bytes CUB's three-way partition of n Index positions by witness class needs. A
+/// template (Index is uint32_t) only so that cuzk::instances can compile it once: the size query
+/// instantiates CUB's partition kernels, which every TU that plans a witness MSM would compile again.
+template <class Index>
+size_t witness_partition_bytes(size_t n) {
+    size_t bytes = 0;
+    CUZK_CUDA_CHECK(cub::DevicePartition::If(nullptr, bytes, thrust::counting_iterator<Index>(0),
+                                             static_cast<Index*>(nullptr), static_cast<Index*>(nullptr),
+                                             thrust::make_discard_iterator(), static_cast<Index*>(nullptr), int64_t(n),
+                                             witness_class_is{nullptr, 1}, witness_class_is{nullptr, 2}));
+    return bytes;
+}
+
 /// Sizes and workspace offsets of one witness MSM over n scalars (host).
 template <class G>
 struct witness_plan {
@@ -112,11 +125,7 @@ struct witness_plan {
     size_t o_cls, o_ones, o_others, o_counts, o_partials, o_result, o_cub, o_msm, total;
 
     witness_plan(size_t n_, const device_options& opt, bool shifted_bases) : n(n_), rest(n_, opt, shifted_bases) {
-        using counting = thrust::counting_iterator<uint32_t>;
-        CUZK_CUDA_CHECK(cub::DevicePartition::If(nullptr, cub_bytes, counting(0), static_cast<uint32_t*>(nullptr),
-                                                 static_cast<uint32_t*>(nullptr), thrust::make_discard_iterator(),
-                                                 static_cast<uint32_t*>(nullptr), int64_t(n),
-                                                 witness_class_is{nullptr, 1}, witness_class_is{nullptr, 2}));
+        cub_bytes = witness_partition_bytes<uint32_t>(n);
         workspace_layout ws;
         auto take = [&](size_t bytes) { return ws.take(bytes); };
         o_cls = take(n);
@@ -256,7 +265,12 @@ jacobian<G> msm_witness_device(const fixed_bases<G>& table, const typename G::sc
         const ::cuzk::affine<G>*, size_t, unsigned, const G::scalar::integer*, size_t, void*, size_t, cudaStream_t, \
         const ::cuzk::msm::device_options&);
 
+/// The family's group-independent part (src/instances/msm_bn254_g1.cu compiles it).
+#define CUZK_WITNESS_MSM_SHARED_INSTANCES(prefix) \
+    prefix template size_t cuzk::msm::detail::witness_partition_bytes<uint32_t>(size_t);
+
 #if defined(CUZK_PRECOMPILED)
 #include "cuzk/instances.hpp"
 CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_WITNESS_MSM_INSTANCES, extern)
+CUZK_WITNESS_MSM_SHARED_INSTANCES(extern)
 #endif
