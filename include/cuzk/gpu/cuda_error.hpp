@@ -3,16 +3,14 @@
 
 #include <cuda_runtime.h>
 
-#include <string>
-
-#if defined(CUZK_GPU_FAULT_INJECTION)
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <iterator>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <string_view>
-#endif
 
 #include "cuzk/core/error.hpp"
 
@@ -22,8 +20,8 @@ namespace cuzk {
 class cuda_error : public error {
 public:
     cuda_error(cudaError_t code, const char* call, const char* file, int line)
-        : error(std::string(call) + " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) +
-                ") at " + file + ":" + std::to_string(line)),
+        : error(std::string(call) + " failed: " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ") at " +
+                file + ":" + std::to_string(line)),
           code_(code) {}
 
     /// The CUDA error code that was returned.
@@ -45,14 +43,14 @@ inline void check(cudaError_t code, const char* call, const char* file, int line
 }
 }  // namespace gpu
 
-#if defined(CUZK_GPU_FAULT_INJECTION)
-/// Device fault injection for tests (docs/RELIABILITY.md): with CUZK_GPU_FAULT_INJECTION defined,
-/// every CUZK_CUDA_CHECK and CUZK_CUDA_CHECK_LAUNCH is a numbered fault point, and the one that
-/// arm(k) names fails instead of making its call: an allocation then leaves nothing allocated, and
-/// the check throws the cuda_error a real failure of that call would (naming it). The counter is
-/// process-wide state on purpose (faults must reach code that takes no test parameter); only a
-/// test target defines the macro, and such a target must not link cuzk::instances: those are
-/// compiled without it, so the same inline functions would differ between objects (ODR).
+/// Device fault injection for tests (docs/RELIABILITY.md): every CUZK_CUDA_CHECK and
+/// CUZK_CUDA_CHECK_LAUNCH is a fault point. It is off until a test calls reset() or arm(): then
+/// every point reached is counted, and the one that arm(k) names fails instead of making its call
+/// (an allocation then leaves nothing allocated) and the check throws the cuda_error a real failure
+/// of that call would (naming it). Off, a point costs one relaxed atomic load. The state is
+/// process-wide on purpose: faults must reach code that takes no test parameter, cuzk::instances'
+/// precompiled kernels' launchers included (every build has the hook, so a test of the injected
+/// failures runs the code users link). Nothing but a test should turn it on.
 namespace gpu::fault_injection {
 
 /// What a fault point does, from the text of its call.
@@ -82,6 +80,12 @@ struct point {
     int line = 0;
 };
 
+/// Whether fault points are counted (and may fail): set by reset() and arm().
+inline std::atomic<bool>& active() {
+    static std::atomic<bool> on{false};
+    return on;
+}
+
 /// The counters; every thread's fault points count.
 struct state {
     std::mutex m;
@@ -96,7 +100,7 @@ inline state& current() {
     return s;
 }
 
-/// Zeroes the counters and disarms.
+/// Zeroes the counters and disarms; fault points are counted from now on.
 inline void reset() {
     state& s = current();
     std::lock_guard lock(s.m);
@@ -104,6 +108,13 @@ inline void reset() {
     std::fill(std::begin(s.by_kind), std::end(s.by_kind), 0);
     s.fail_at = 0;
     s.failed.reset();
+    active().store(true);
+}
+
+/// Stops counting: fault points cost one atomic load again.
+inline void stop() {
+    reset();
+    active().store(false);
 }
 
 /// reset(), then the k-th fault point from now (k >= 1) fails.
@@ -144,22 +155,26 @@ inline void reach(kind k, const char* call, const char* file, int line) {
     check(codes[int(k)], call, file, line);
 }
 
+/// The fault point of a checked call (CUZK_CUDA_CHECK): nothing unless a test turned counting on.
+inline void at(const char* call, const char* file, int line) {
+    if (active().load(std::memory_order_relaxed)) reach(classify(call), call, file, line);
+}
+
+/// The fault point of a launch check (CUZK_CUDA_CHECK_LAUNCH).
+inline void at_launch(const char* what, const char* file, int line) {
+    if (active().load(std::memory_order_relaxed)) reach(kind::launch, what, file, line);
+}
+
 }  // namespace gpu::fault_injection
-#endif
 
 }  // namespace cuzk
 
 /// CUZK_CUDA_CHECK(call): evaluates a CUDA runtime call and throws cuzk::cuda_error naming it if
 /// it fails. CUZK_CUDA_CHECK_LAUNCH(what): after a kernel launch, reports a launch-configuration
-/// error as a cuda_error naming `what`. With CUZK_GPU_FAULT_INJECTION each is a fault point first.
-#if defined(CUZK_GPU_FAULT_INJECTION)
-#define CUZK_CUDA_CHECK(call)                                                                                       \
-    (::cuzk::gpu::fault_injection::reach(::cuzk::gpu::fault_injection::classify(#call), #call, __FILE__, __LINE__), \
-     ::cuzk::gpu::check((call), #call, __FILE__, __LINE__))
-#define CUZK_CUDA_CHECK_LAUNCH(what)                                                                            \
-    (::cuzk::gpu::fault_injection::reach(::cuzk::gpu::fault_injection::kind::launch, what, __FILE__, __LINE__), \
+/// error as a cuda_error naming `what`. Each is a fault point first (gpu::fault_injection, off
+/// unless a test turns it on).
+#define CUZK_CUDA_CHECK(call) \
+    (::cuzk::gpu::fault_injection::at(#call, __FILE__, __LINE__), ::cuzk::gpu::check((call), #call, __FILE__, __LINE__))
+#define CUZK_CUDA_CHECK_LAUNCH(what)                                    \
+    (::cuzk::gpu::fault_injection::at_launch(what, __FILE__, __LINE__), \
      ::cuzk::gpu::check(cudaGetLastError(), what, __FILE__, __LINE__))
-#else
-#define CUZK_CUDA_CHECK(call) ::cuzk::gpu::check((call), #call, __FILE__, __LINE__)
-#define CUZK_CUDA_CHECK_LAUNCH(what) ::cuzk::gpu::check(cudaGetLastError(), what, __FILE__, __LINE__)
-#endif
