@@ -156,7 +156,12 @@ void print_levels(const std::string& what, const level& base, const level& worst
 /// The end of a sweep: every counted point was failed once, no descriptor or thread is left.
 void expect_sweep_complete(const std::string& what, const tally& t, const level& base, const level& worst,
                            gpu_context& gpu) {
-    expect_sweep_complete(what, t, base, worst, gpu);
+    for (int k = 0; k < fi::kinds; ++k)
+        EXPECT_EQ(t.failed[k], t.counted[k]) << "failures of kind " << fi::name(fi::kind(k));
+    const level end = level::now(gpu);
+    EXPECT_EQ(end.fds, base.fds) << "descriptors leaked";
+    EXPECT_EQ(end.threads, base.threads) << "threads leaked";
+    print_levels(what, base, worst);
 }
 
 void raise(level& worst, const level& now) {

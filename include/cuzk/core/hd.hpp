@@ -26,6 +26,10 @@
 /// Asks the compiler to unroll the next loop fully (loops over limbs).
 #if defined(__CUDA_ARCH__) || defined(__clang__)
 #define CUZK_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+// nvcc's host pass: cudafe++ does not know GCC's pragma (warning 1675, once per use in every CUDA
+// TU) but hands it on to gcc, which applies it.
+#define CUZK_UNROLL _Pragma("nv_diag_suppress 1675") _Pragma("GCC unroll 16") _Pragma("nv_diag_default 1675")
 #elif defined(__GNUC__)
 #define CUZK_UNROLL _Pragma("GCC unroll 16")
 #else
