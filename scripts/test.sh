@@ -18,6 +18,8 @@ rm -rf "$build"
 # builds everything at -O3.
 host_unoptimised=ON
 if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then host_unoptimised=OFF; fi
-cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCUZK_CUDA_HOST_UNOPTIMISED=$host_unoptimised"
+# Warnings are errors here (CUZK_WARNINGS_AS_ERRORS): nobody reads a CI log that passed.
+cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCUZK_CUDA_HOST_UNOPTIMISED=$host_unoptimised" \
+    -DCUZK_WARNINGS_AS_ERRORS=ON
 cmake --build "$build" -j "$(nproc)"
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
