@@ -1,14 +1,6 @@
 # Helpers for cuzk's own executables (tests, benchmarks, examples).
 
-set(CUZK_WARNINGS -Wall -Wextra -Wno-unknown-pragmas)
-set(CUZK_CUDA_WARNINGS -Xcompiler=-Wall)
-# CI (scripts/test.sh) turns warnings into errors: a warning in a CI log is read by nobody (an
-# infinite recursion in test_gpu_faults sat in every CI log for a day).
-option(CUZK_WARNINGS_AS_ERRORS "Treat compiler warnings in cuzk's own tests, benchmarks and examples as errors" OFF)
-if(CUZK_WARNINGS_AS_ERRORS)
-  list(APPEND CUZK_WARNINGS -Werror)
-  list(APPEND CUZK_CUDA_WARNINGS -Xcompiler=-Werror --Werror=all-warnings)
-endif()
+# CUZK_WARNINGS and CUZK_CUDA_WARNINGS come from cmake/cuzk_warnings.cmake (CMakeLists.txt).
 
 # cuzk's own CUDA executables link the precompiled instances (each kernel family compiled once
 # per build, in src/instances/); OFF compiles every TU header-only, as a consumer without the

@@ -101,17 +101,13 @@ static void snarkjs_expect(int expect, const char* vk_path, const char* proof, c
 }
 
 static void snarkjs_check_all(void) {
-    char cmd[2048], main_path[1024], line[512];
-    const char* slash = strrchr(snarkjs_cli, '/');
+    char cmd[2048], line[512];
     FILE* p;
     int i, accepted = 0, rejected = 0;
     if (!verify_list) return;
     CHECK(fclose(verify_list) == 0, "writing %s", verify_list_path);
     verify_list = NULL;
-    /* snarkjs's CommonJS entry beside its CLI (node_modules/snarkjs/build/{cli,main}.cjs). */
-    snprintf(main_path, sizeof main_path, "%.*s/main.cjs", slash ? (int)(slash - snarkjs_cli) : 1,
-             slash ? snarkjs_cli : ".");
-    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' '%s'", node_exe, verify_script, main_path, verify_list_path);
+    snprintf(cmd, sizeof cmd, "'%s' '%s' '%s' '%s'", node_exe, verify_script, snarkjs_cli, verify_list_path);
     p = popen(cmd, "r");
     CHECK(p != NULL, "cannot run %s", cmd);
     if (!p) return;

@@ -3,15 +3,17 @@
 // test_c_api pays node's and the curves' start-up once instead of once per proof (42 proofs:
 // ~60 s -> a few seconds).
 //
-//   node snarkjs_verify_all.cjs SNARKJS_MAIN LIST
+//   node snarkjs_verify_all.cjs SNARKJS_CLI LIST
 //
-// SNARKJS_MAIN: snarkjs's CommonJS entry (node_modules/snarkjs/build/main.cjs). LIST: one line
+// SNARKJS_CLI: snarkjs's CLI (node_modules/snarkjs/build/cli.cjs); its CommonJS entry main.cjs
+// beside it is what this loads. LIST: one line
 // per proof, "label<TAB>verification_key.json<TAB>public.json<TAB>proof.json". Prints one line
 // per proof, "label OK" or "label INVALID" (a proof that cannot be read or checked is INVALID,
 // with the reason on stderr). Exits 0 when every line was answered.
 "use strict";
 const fs = require("fs");
-const snarkjs = require(process.argv[2]);
+const path = require("path");
+const snarkjs = require(path.join(path.dirname(process.argv[2]), "main.cjs"));
 
 async function main() {
     const lines = fs.readFileSync(process.argv[3], "utf8").split("\n").filter((l) => l.length > 0);

@@ -111,12 +111,6 @@ inline void reset() {
     active().store(true);
 }
 
-/// Stops counting: fault points cost one atomic load again.
-inline void stop() {
-    reset();
-    active().store(false);
-}
-
 /// reset(), then the k-th fault point from now (k >= 1) fails.
 inline void arm(uint64_t k) {
     reset();
