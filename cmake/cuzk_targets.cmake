@@ -2,20 +2,29 @@
 
 # CUZK_WARNINGS and CUZK_CUDA_WARNINGS come from cmake/cuzk_warnings.cmake (CMakeLists.txt).
 
-# cuzk's own CUDA executables link the precompiled instances (each kernel family compiled once
-# per build, in src/instances/); OFF compiles every TU header-only, as a consumer without the
-# library would (the GPU machine tests both). Defaults to whether the library is built.
-option(CUZK_USE_INSTANCES "Link cuzk's CUDA tests, benchmarks and examples to cuzk::instances" ${CUZK_HAVE_INSTANCES})
-if(CUZK_USE_INSTANCES AND NOT CUZK_HAVE_INSTANCES AND CUZK_HAVE_CUDA)
+# cuzk's own executables link the precompiled instances (each heavy template compiled once per
+# build: the kernel families in src/instances/, the CPU prover's pieces in src/host_instances/);
+# OFF compiles every TU header-only, as a consumer without the libraries would (the GPU machine
+# tests both, as does the `header-only` preset on the host). Defaults to whether they are built.
+option(CUZK_USE_INSTANCES "Link cuzk's tests, benchmarks and examples to cuzk::instances and cuzk::host_instances"
+       ${CUZK_HAVE_HOST_INSTANCES})
+if(CUZK_USE_INSTANCES AND NOT CUZK_HAVE_HOST_INSTANCES)
   message(FATAL_ERROR "CUZK_USE_INSTANCES needs CUZK_BUILD_INSTANCES=ON")
 endif()
+# Executables compiled header-only whatever CUZK_USE_INSTANCES says: test_constant_time defines
+# CUZK_CT_CHECK (core/declassify.hpp), which changes the prover code that the instances hold.
+set(CUZK_HEADER_ONLY_EXECUTABLES test_constant_time)
 
 # cuzk_executable(name SOURCES...) - a host or CUDA executable linked to cuzk.
 # .cu sources are only built when CUDA is enabled (the caller checks CUZK_HAVE_CUDA). With
-# CUZK_USE_INSTANCES those link cuzk::instances (a .cpp compiled as CUDA links it itself).
+# CUZK_USE_INSTANCES every executable links cuzk::host_instances and those with .cu sources also
+# cuzk::instances (a .cpp compiled as CUDA links it itself).
 function(cuzk_executable name)
   add_executable(${name} ${ARGN})
   target_link_libraries(${name} PRIVATE cuzk::cuzk)
+  if(CUZK_USE_INSTANCES AND NOT name IN_LIST CUZK_HEADER_ONLY_EXECUTABLES)
+    target_link_libraries(${name} PRIVATE cuzk::host_instances)
+  endif()
   target_compile_options(${name} PRIVATE
     $<$<COMPILE_LANGUAGE:CXX>:${CUZK_WARNINGS}>
     "$<$<COMPILE_LANGUAGE:CUDA>:${CUZK_CUDA_WARNINGS}>"

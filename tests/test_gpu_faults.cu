@@ -14,6 +14,7 @@
 // first proof (where the one-time allocations happen). Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -97,10 +98,27 @@ struct fixture {
     }
 };
 
+/// Prints a sweep step (the failed proof, the checks, the next proof) that took over a second.
+class slow_step_report {
+  public:
+    explicit slow_step_report(uint64_t k) : k_(k), start_(std::chrono::steady_clock::now()) {}
+    ~slow_step_report() {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+        if (s > 1.0) std::printf("faults: step %llu took %.1f s\n", (unsigned long long)k_, s);
+    }
+
+  private:
+    uint64_t k_;
+    std::chrono::steady_clock::time_point start_;
+};
+
 /// Runs f with the k-th fault point armed; expects a cuda_error naming the failed call and adds
-/// the point's kind to t. Returns false (a test failure) when no point failed.
+/// the point's kind to t. Returns false (a test failure) when no point failed. A failed proof that
+/// takes over a second is printed with its point (a sweep is ~140 points; one slow point made a
+/// whole sweep take minutes).
 template <class F>
 bool fails_at(uint64_t k, uint64_t points, tally& t, F&& f) {
+    const auto start = std::chrono::steady_clock::now();
     fi::arm(k);
     std::string what;
     bool typed = false;
@@ -119,6 +137,8 @@ bool fails_at(uint64_t k, uint64_t points, tally& t, F&& f) {
         return false;
     }
     ++t.failed[int(p->what)];
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (seconds > 1.0) std::printf("faults: point %llu (%s, %s:%d) took %.1f s\n", (unsigned long long)k, p->call, p->file, p->line, seconds);
     EXPECT_TRUE(typed) << "fault " << k << " (" << p->call << ", " << p->file << ":" << p->line
                        << ") was reported untyped: " << what;
     EXPECT_EQ(what.rfind(p->call, 0), 0u)
@@ -223,6 +243,7 @@ TYPED_TEST(GpuFaults, every_fault_point_of_a_warm_proof) {
         t.print(what);
         ASSERT_GT(t.points(), 0u);
         for (uint64_t k = 1; k <= t.points(); ++k) {
+            const slow_step_report report(k);
             if (!fails_at(k, t.points(), t, [&] { f.prove(p, abc_on_gpu); })) break;
             const level now = level::now(gpu);
             expect_level(base, now, k);
@@ -271,6 +292,7 @@ TYPED_TEST(GpuFaults, every_fault_point_of_construction_and_first_proof) {
     t.print(what);
     ASSERT_GT(t.points(), 0u);
     for (uint64_t k = 1; k <= t.points(); ++k) {
+        const slow_step_report report(k);
         std::optional<P> p;
         if (!fails_at(k, t.points(), t, [&] { construct_and_prove(p); })) break;
         if (p) {

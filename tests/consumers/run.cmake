@@ -10,7 +10,8 @@ function(run)
 endfunction()
 set(extra)
 if(MODE STREQUAL "find_package")
-  run(${CMAKE_COMMAND} -S ${CUZK_SOURCE} -B ${WORK_DIR}/cuzk-build -DCUZK_CUDA=OFF
+  # Installed without a build: the header-only library (no instance libraries to install).
+  run(${CMAKE_COMMAND} -S ${CUZK_SOURCE} -B ${WORK_DIR}/cuzk-build -DCUZK_CUDA=OFF -DCUZK_BUILD_INSTANCES=OFF
       -DCUZK_BUILD_TESTS=OFF -DCUZK_BUILD_BENCHMARKS=OFF -DCUZK_BUILD_EXAMPLES=OFF -DCUZK_INSTALL=ON)
   run(${CMAKE_COMMAND} --install ${WORK_DIR}/cuzk-build --prefix ${WORK_DIR}/prefix)
   set(extra -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix)

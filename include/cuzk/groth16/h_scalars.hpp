@@ -56,3 +56,16 @@ void compute_h_scalars(std::span<Fr> abc, size_t log_n, h_basis basis,
 }
 
 }  // namespace cuzk::groth16
+
+
+/// The host H step for field F: see cuzk/instances.hpp.
+#define CUZK_HOST_H_SCALARS_INSTANCES(prefix, F)                                                           \
+    prefix template void cuzk::groth16::compute_h_scalars<F>(const ::cuzk::ntt::domain<F>&, std::span<F>,   \
+                                                             ::cuzk::groth16::h_basis);                     \
+    prefix template void cuzk::groth16::compute_h_scalars<F>(std::span<F>, size_t, ::cuzk::groth16::h_basis, \
+                                                             ::cuzk::ntt::domain_roots);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_FIELD(CUZK_HOST_H_SCALARS_INSTANCES, extern)
+#endif

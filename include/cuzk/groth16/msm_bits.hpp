@@ -57,3 +57,14 @@ jacobian<G> msm_witness_host(std::span<const affine<G>> points, std::span<const 
 }
 
 }  // namespace cuzk::groth16
+
+
+/// The witness MSM for group G: see cuzk/instances.hpp.
+#define CUZK_HOST_WITNESS_MSM_INSTANCES(prefix, G)                                  \
+    prefix template ::cuzk::jacobian<G> cuzk::groth16::msm_witness_host<G>(         \
+        std::span<const ::cuzk::affine<G>>, std::span<const typename G::scalar>);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_HOST_WITNESS_MSM_INSTANCES, extern)
+#endif

@@ -246,3 +246,19 @@ private:
 };
 
 }  // namespace cuzk::groth16
+
+
+/// Proof assembly for Curve (the CPU prover's MSMs are the msm_bits.hpp and pippenger_host.hpp
+/// instances): see cuzk/instances.hpp.
+#define CUZK_HOST_PROVER_INSTANCES(prefix, Curve)                                                               \
+    prefix template ::cuzk::groth16::proof<Curve> cuzk::groth16::assemble_proof_with<Curve>(                    \
+        const ::cuzk::groth16::proving_key<Curve>&, const ::cuzk::jacobian<typename Curve::g1>&,                \
+        const ::cuzk::jacobian<typename Curve::g1>&, const ::cuzk::jacobian<typename Curve::g2>&,               \
+        const ::cuzk::jacobian<typename Curve::g1>&, const ::cuzk::jacobian<typename Curve::g1>&,               \
+        const typename Curve::fr&, const typename Curve::fr&);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/groth16/curve.hpp"
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_CURVE(CUZK_HOST_PROVER_INSTANCES, extern)
+#endif

@@ -219,3 +219,20 @@ proving_key<Curve> test_setup_insecure(const r1cs<typename Curve::fr>& cs, uint6
 }
 
 }  // namespace cuzk::groth16
+
+
+/// The host test setup for Curve: see cuzk/instances.hpp.
+#define CUZK_HOST_TEST_SETUP_INSTANCES(prefix, Curve)                                                          \
+    prefix template ::cuzk::groth16::setup_scalars<typename Curve::fr>                                         \
+    cuzk::groth16::compute_setup_scalars<typename Curve::fr>(const ::cuzk::groth16::r1cs<typename Curve::fr>&, \
+                                                             const ::cuzk::groth16::toxic_waste<typename Curve::fr>&, \
+                                                             ::cuzk::ntt::domain_roots);                      \
+    prefix template ::cuzk::groth16::proving_key<Curve> cuzk::groth16::setup_from_toxic_waste<Curve>(         \
+        const ::cuzk::groth16::r1cs<typename Curve::fr>&, const ::cuzk::groth16::toxic_waste<typename Curve::fr>&, \
+        ::cuzk::ntt::domain_roots);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/groth16/curve.hpp"
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_CURVE(CUZK_HOST_TEST_SETUP_INSTANCES, extern)
+#endif

@@ -88,3 +88,15 @@ bool verify_canonical(const verifying_key<Curve>& vk, std::span<const typename C
 }
 
 }  // namespace cuzk::groth16
+
+
+/// The verifier (its pairings) for Curve: see cuzk/instances.hpp.
+#define CUZK_HOST_VERIFIER_INSTANCES(prefix, Curve)                                                      \
+    prefix template ::cuzk::groth16::verdict cuzk::groth16::verify_verdict<Curve>(                       \
+        const ::cuzk::groth16::verifying_key<Curve>&, std::span<const typename Curve::fr>,               \
+        const ::cuzk::groth16::proof<Curve>&);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_CURVE(CUZK_HOST_VERIFIER_INSTANCES, extern)
+#endif

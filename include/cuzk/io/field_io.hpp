@@ -174,3 +174,13 @@ Point read_point(section_reader& r, bool check_on_curve, std::string_view what, 
 }
 
 }  // namespace cuzk::io
+
+/// The zkey point reader for group G: see cuzk/instances.hpp.
+#define CUZK_HOST_IO_INSTANCES(prefix, G)                                                                 \
+    prefix template void cuzk::io::read_point_array<::cuzk::affine<G>>(                                   \
+        ::cuzk::io::section_reader&, uint64_t, std::vector<::cuzk::affine<G>>&, bool, std::string_view, bool);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_HOST_IO_INSTANCES, extern)
+#endif

@@ -217,3 +217,18 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
 }
 
 }  // namespace cuzk::msm
+
+
+/// Explicit instantiation (prefix empty) or its extern declaration (prefix `extern`) of the host
+/// MSM for group G with its default buckets: see cuzk/instances.hpp.
+#define CUZK_HOST_MSM_INSTANCES(prefix, G)                                                              \
+    prefix template ::cuzk::jacobian<G> cuzk::msm::msm_host<G, ::cuzk::xyzz<G>>(                        \
+        std::span<const ::cuzk::affine<G>>, std::span<const typename G::scalar::integer>,               \
+        const ::cuzk::msm::host_options&);                                                              \
+    prefix template ::cuzk::jacobian<G> cuzk::msm::msm_host<G, ::cuzk::xyzz<G>>(                        \
+        std::span<const ::cuzk::affine<G>>, std::span<const typename G::scalar>, ::cuzk::msm::host_options);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_HOST_MSM_INSTANCES, extern)
+#endif

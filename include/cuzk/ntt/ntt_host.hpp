@@ -282,3 +282,17 @@ void to_coset(const domain<F>& d, std::span<F> data) {
 }
 
 }  // namespace cuzk::ntt
+
+
+/// The host transforms for field F: see cuzk/instances.hpp.
+#define CUZK_HOST_NTT_INSTANCES(prefix, F)                                                                   \
+    prefix template void cuzk::ntt::forward<F>(const ::cuzk::ntt::domain<F>&, std::span<F>, ::cuzk::ntt::ordering, \
+                                               ::cuzk::ntt::coset);                                         \
+    prefix template void cuzk::ntt::inverse<F>(const ::cuzk::ntt::domain<F>&, std::span<F>, ::cuzk::ntt::ordering, \
+                                               ::cuzk::ntt::coset);                                         \
+    prefix template void cuzk::ntt::to_coset<F>(const ::cuzk::ntt::domain<F>&, std::span<F>);
+
+#if defined(CUZK_HOST_PRECOMPILED)
+#include "cuzk/instances.hpp"
+CUZK_FOR_EACH_INSTANCE_FIELD(CUZK_HOST_NTT_INSTANCES, extern)
+#endif

@@ -1,0 +1,9 @@
+// cuzk::host_instances: the CPU MSMs of bls12_381 (G1 and G2), compiled once (see cuzk/instances.hpp).
+#include "cuzk/groth16/msm_bits.hpp"
+#include "cuzk/instances.hpp"
+#include "cuzk/msm/pippenger_host.hpp"
+
+CUZK_HOST_MSM_INSTANCES(, ::cuzk::bls12_381::g1)
+CUZK_HOST_MSM_INSTANCES(, ::cuzk::bls12_381::g2)
+CUZK_HOST_WITNESS_MSM_INSTANCES(, ::cuzk::bls12_381::g1)
+CUZK_HOST_WITNESS_MSM_INSTANCES(, ::cuzk::bls12_381::g2)
