@@ -22,4 +22,10 @@ if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then 
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release "-DCUZK_CUDA_HOST_UNOPTIMISED=$host_unoptimised" \
     -DCUZK_WARNINGS_AS_ERRORS=ON
 cmake --build "$build" -j "$(nproc)"
+# Where the build time went (elapsed seconds per file, from ninja's log): kept in every CI log so
+# that growth can be attributed to the files that grew.
+if [[ -f $build/.ninja_log ]]; then
+    echo "test.sh: slowest compiles (elapsed s), of $(awk 'NR > 1 { s += ($2 - $1) / 1000 } END { printf "%d", s }' "$build/.ninja_log") s in all:"
+    awk 'NR > 1 { printf "%6.1f %s\n", ($2 - $1) / 1000, $4 }' "$build/.ninja_log" | sort -rn | head -20
+fi
 ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
