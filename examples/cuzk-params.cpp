@@ -3,7 +3,7 @@
 //   cuzk-params FILE [--digest] [--check-subgroup]
 //
 // Walks the section counts (io::scan_bellperson_params), decodes every point with the on-curve
-// checks (io::read_bellperson_params: memory-mapped, all cores through OpenMP; OMP_NUM_THREADS
+// checks (io::read_bellperson_params: parallel pread chunks, all cores through OpenMP; OMP_NUM_THREADS
 // picks fewer) and prints the counts, sizes and decode speed. --check-subgroup adds the
 // prime-order subgroup check of every point (bellperson's `checked`; far slower). --digest prints
 // the digest Filecoin's parameters.json records (first 32 hex characters of BLAKE2b-512; needs a

@@ -132,14 +132,26 @@ struct temp_file {
     }
 };
 
-/// The decode_error message of reading `b`, or "" if it reads.
+/// The decode_error message of reading `b`, or "" if it reads. The same bytes read from a file
+/// (the big sections through pread, not the mapping) must give the same message, the name aside.
 std::string read_error(const bytes& b, const io::bellperson_read_options& opt = {}) {
-    try {
-        (void)io::read_bellperson_params(std::span<const uint8_t>(b), "t.params", opt);
-        return "";
-    } catch (const decode_error& e) {
-        return e.what();
-    }
+    auto message = [](auto&& read) -> std::string {
+        try {
+            read();
+            return "";
+        } catch (const decode_error& e) {
+            return e.what();
+        }
+    };
+    const std::string from_memory =
+        message([&] { (void)io::read_bellperson_params(std::span<const uint8_t>(b), "t.params", opt); });
+    temp_file f("read_error.params");
+    f.write(b);
+    const std::string path = f.path.string();
+    std::string from_file = message([&] { (void)io::read_bellperson_params(path, opt); });
+    if (from_file.rfind(path, 0) == 0) from_file = "t.params" + from_file.substr(path.size());
+    EXPECT_EQ(from_file, from_memory) << "the file reader and the memory reader disagree";
+    return from_memory;
 }
 
 /// got (possibly density-compressed) against a dense key, via the dense form of got.

@@ -1,5 +1,6 @@
 // bellperson_params: Filecoin's Groth16 parameter files (bellperson `.params` and `.vk`, BLS12-381),
-// read memory-mapped into groth16/ keys, and written from them; the digest parameters.json records.
+// read into groth16/ keys (counts and VK from a mapping, the point sections with parallel pread), and
+// written from them; the digest parameters.json records.
 //
 // Layout (bellperson src/groth16/params.rs `Parameters::write` and verifying_key.rs
 // `VerifyingKey::write`; the same walk in supraseal c2/cuda/groth16_srs.cuh `SRS_internal`). No
@@ -53,6 +54,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <future>
 #include <memory>
 #include <span>
@@ -74,6 +76,8 @@
 #include "cuzk/groth16/curve.hpp"
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/keys.hpp"
+#include "cuzk/io/binfile.hpp"
+#include "cuzk/io/bulk_vector.hpp"
 #include "cuzk/ntt/domain.hpp"
 
 namespace cuzk::io {
@@ -365,19 +369,60 @@ inline bellperson_vk read_vk_block(std::span<const uint8_t> file, const std::str
 }
 
 /// Sizes `out` for section s (zero-filled: std::vector value-initialises) on its own thread, so
-/// that the five sections are zeroed concurrently and later ones while earlier ones decode.
+/// that the five sections are zeroed concurrently and later ones while earlier ones decode. With
+/// the huge-page hint: in 4 KiB pages the faults of the zeroing were most of the read.
 template <class G>
 std::future<void> allocate_section(const bellperson_section& s, std::vector<affine<G>>& out, size_t extra_capacity) {
     return std::async(std::launch::async, [&out, count = size_t(s.count), extra_capacity] {
-        out.reserve(count + extra_capacity);
-        out.resize(count);
+        resize_for_bulk_read(out, count, count + extra_capacity);
     });
 }
 
+/// decode_points reading through `src` instead of a mapping: each thread reads chunks of points
+/// (pread for a file) into its own buffer and decodes them from there. On a mapped file every
+/// 4 KiB page costs the decoding thread a page fault; pread copies from the page cache without
+/// mapping anything. Rethrows the first read error after the parallel region.
+template <class G>
+uint64_t decode_points_read(const byte_source& src, uint64_t offset, uint64_t count, affine<G>* out,
+                            bool check_subgroup) {
+    constexpr size_t size = zcash::uncompressed_size<G>;
+    constexpr int64_t chunk = int64_t(1) << 12;  // 384 KiB of G1, 768 KiB of G2 points: in L2
+    const int64_t n = int64_t(count), chunks = (n + chunk - 1) / chunk;
+    int64_t first_bad = n;
+    std::exception_ptr read_error;
+#pragma omp parallel reduction(min : first_bad)
+    {
+        std::vector<uint8_t> buf(size_t(std::min(n, chunk)) * size);
+#pragma omp for schedule(dynamic, 4)
+        for (int64_t c = 0; c < chunks; ++c) {
+            const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
+            try {
+                src.read_at(offset + uint64_t(lo) * size, buf.data(), size_t(hi - lo) * size);
+            } catch (...) {
+#pragma omp critical(cuzk_decode_points_read)
+                if (!read_error) read_error = std::current_exception();
+                continue;
+            }
+            for (int64_t i = lo; i < hi; ++i) {
+                if (decode_point_vartime<G>(buf.data() + size_t(i - lo) * size, out[i], check_subgroup) !=
+                    point_status::none) {
+                    first_bad = std::min(first_bad, i);
+                    break;  // later ones in this chunk cannot be first
+                }
+            }
+        }
+    }
+    if (read_error) std::rethrow_exception(read_error);
+    return uint64_t(first_bad);
+}
+
+/// Decodes section s into out (sized already), from `src` when given (the file behind the
+/// mapping `file`), else from the mapping; a bad point is explained from the mapping.
 template <class G>
 void decode_big_section(std::span<const uint8_t> file, const std::string& name, const bellperson_section& s,
-                        std::vector<affine<G>>& out, bool check_subgroup) {
-    const uint64_t bad = decode_points<G>(file.data() + s.offset, s.count, out.data(), check_subgroup, false);
+                        std::vector<affine<G>>& out, bool check_subgroup, const byte_source* src) {
+    const uint64_t bad = src ? decode_points_read<G>(*src, s.offset, s.count, out.data(), check_subgroup)
+                             : decode_points<G>(file.data() + s.offset, s.count, out.data(), check_subgroup, false);
     if (bad < s.count) {
         affine<G> p{};
         const uint64_t at = s.offset + bad * s.point_size;
@@ -418,10 +463,11 @@ inline bellperson_layout scan_bellperson_vk(std::span<const uint8_t> file, const
     return l;
 }
 
-/// Decodes a .params file held in memory (see the file comment for every check). Throws
-/// decode_error naming the file, the section, the point and the byte offset of what is wrong.
-inline bellperson_params read_bellperson_params(std::span<const uint8_t> file, const std::string& name = "<memory>",
-                                                const bellperson_read_options& opt = {}) {
+namespace bellperson_detail {
+
+/// read_bellperson_params over the bytes `file`; the big sections through `src` when given.
+inline bellperson_params read_params(std::span<const uint8_t> file, const std::string& name,
+                                     const bellperson_read_options& opt, const byte_source* src) {
     bellperson_params p;
     p.layout = scan_bellperson_params(file, name);  // every count checked before any allocation
     const auto& l = p.layout;
@@ -433,22 +479,35 @@ inline bellperson_params read_bellperson_params(std::span<const uint8_t> file, c
     auto b1 = bellperson_detail::allocate_section(l.b_g1, p.b_g1, 0);
     auto b2 = bellperson_detail::allocate_section(l.b_g2, p.b_g2, 0);
     h.get();
-    bellperson_detail::decode_big_section(file, name, l.h, p.h, opt.check_subgroup);
+    bellperson_detail::decode_big_section(file, name, l.h, p.h, opt.check_subgroup, src);
     lq.get();
-    bellperson_detail::decode_big_section(file, name, l.l, p.l, opt.check_subgroup);
+    bellperson_detail::decode_big_section(file, name, l.l, p.l, opt.check_subgroup, src);
     a.get();
-    bellperson_detail::decode_big_section(file, name, l.a, p.a, opt.check_subgroup);
+    bellperson_detail::decode_big_section(file, name, l.a, p.a, opt.check_subgroup, src);
     b1.get();
-    bellperson_detail::decode_big_section(file, name, l.b_g1, p.b_g1, opt.check_subgroup);
+    bellperson_detail::decode_big_section(file, name, l.b_g1, p.b_g1, opt.check_subgroup, src);
     b2.get();
-    bellperson_detail::decode_big_section(file, name, l.b_g2, p.b_g2, opt.check_subgroup);
+    bellperson_detail::decode_big_section(file, name, l.b_g2, p.b_g2, opt.check_subgroup, src);
     return p;
 }
 
-/// Maps the file and decodes it (one copy: from the page cache into the vectors).
+}  // namespace bellperson_detail
+
+/// Decodes a .params file held in memory (see the file comment for every check). Throws
+/// decode_error naming the file, the section, the point and the byte offset of what is wrong.
+inline bellperson_params read_bellperson_params(std::span<const uint8_t> file, const std::string& name = "<memory>",
+                                                const bellperson_read_options& opt = {}) {
+    return bellperson_detail::read_params(file, name, opt, nullptr);
+}
+
+/// Reads and decodes the file: the counts and the VK from a mapping, the five big sections in
+/// parallel chunks with pread (one copy: from the page cache into per-thread buffers, decoded
+/// from there into the vectors).
 inline bellperson_params read_bellperson_params(const std::string& path, const bellperson_read_options& opt = {}) {
     const bellperson_detail::mapped_params_file m(path);
-    return read_bellperson_params(m.bytes(), path, opt);
+    const file_source src(path);
+    if (src.size() != m.bytes().size()) throw decode_error(path + ": the file changed size while it was opened");
+    return bellperson_detail::read_params(m.bytes(), path, opt, &src);
 }
 
 /// Maps a .vk file and walks it.

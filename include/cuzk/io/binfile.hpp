@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "cuzk/core/error.hpp"
+#include "cuzk/io/bulk_vector.hpp"
 
 namespace cuzk::io {
 
@@ -117,25 +118,6 @@ struct section_info {
     uint64_t offset;  ///< file offset of the first content byte
     uint64_t size;    ///< content bytes
 };
-
-/// Sizes v to n elements, asking the kernel for huge pages first when the vector is large: a
-/// 500 MB key section otherwise takes ~120k page faults to populate (a third of its read time
-/// on 2 cores). Only a hint (madvise; ignored where transparent huge pages are off).
-template <class T>
-void resize_for_bulk_read(std::vector<T>& v, size_t n) {
-    v.clear();
-    v.reserve(n);
-#if defined(MADV_HUGEPAGE)
-    constexpr uintptr_t huge = uintptr_t(1) << 21;
-    const size_t bytes = n * sizeof(T);
-    if (bytes >= 4 * huge) {
-        const uintptr_t lo = (reinterpret_cast<uintptr_t>(v.data()) + huge - 1) & ~(huge - 1);
-        const uintptr_t hi = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(huge - 1);
-        if (hi > lo) (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-    }
-#endif
-    v.resize(n);
-}
 
 class binfile;
 
