@@ -59,6 +59,12 @@ class affine_buckets {
         epoch_ = 1;
     }
 
+    /// A hint that bucket b is added to soon (its sum and stamp are random accesses).
+    void prefetch(uint32_t b) const {
+        __builtin_prefetch(&bucket_[b]);
+        __builtin_prefetch(&stamp_[b]);
+    }
+
     /// bucket[b] += p.
     void add(uint32_t b, const affine<G>& p) {
         place(b, p, true);

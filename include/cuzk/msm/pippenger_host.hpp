@@ -92,6 +92,7 @@ class projective_buckets {
   public:
     explicit projective_buckets(size_t buckets) : bucket_(buckets, Bucket::identity()) {}
     void reset() { std::fill(bucket_.begin(), bucket_.end(), Bucket::identity()); }
+    void prefetch(uint32_t b) const { __builtin_prefetch(&bucket_[b]); }
     void add(uint32_t b, const affine<G>& p) { bucket_[b] += p; }
     void finish() {}
     /// sum_b (b + 1) * bucket_b = sum over b of the running suffix sums.
@@ -174,7 +175,12 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
                 const unsigned w = unsigned(t / (long long)chunks);
                 const size_t lo = size_t(t % (long long)chunks) * chunk_len, hi = std::min(n, lo + chunk_len);
                 buckets.reset();
+                constexpr size_t ahead = 8;  // points between a bucket's prefetch and its use
                 for (size_t i = lo; i < hi; ++i) {
+                    if (i + ahead < hi) {
+                        const int32_t e = digits[(i + ahead) * W + w];
+                        if (e != 0) buckets.prefetch(uint32_t((e > 0 ? e : -e) - 1));
+                    }
                     int32_t d = digits[i * W + w];
                     if (d > 0) buckets.add(uint32_t(d - 1), points[i]);
                     else if (d < 0) buckets.add(uint32_t(-d - 1), -points[i]);
