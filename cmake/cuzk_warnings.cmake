@@ -1,4 +1,4 @@
-# The warning flags of cuzk's own targets (tests, benchmarks, examples, the C API library).
+# The warning flags of cuzk's own targets (tests, benchmarks, examples, the instance libraries, the C API).
 # CI (scripts/test.sh) turns warnings into errors: a warning in a CI log is read by nobody (an
 # infinite recursion in test_gpu_faults sat in every CI log for a day).
 option(CUZK_WARNINGS_AS_ERRORS "Treat compiler warnings in cuzk's own targets as errors" OFF)

@@ -57,7 +57,6 @@ void compute_h_scalars(std::span<Fr> abc, size_t log_n, h_basis basis,
 
 }  // namespace cuzk::groth16
 
-
 /// The host H step for field F: see cuzk/instances.hpp.
 #define CUZK_HOST_H_SCALARS_INSTANCES(prefix, F)                                                           \
     prefix template void cuzk::groth16::compute_h_scalars<F>(const ::cuzk::ntt::domain<F>&, std::span<F>,   \

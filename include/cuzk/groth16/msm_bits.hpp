@@ -58,7 +58,6 @@ jacobian<G> msm_witness_host(std::span<const affine<G>> points, std::span<const 
 
 }  // namespace cuzk::groth16
 
-
 /// The witness MSM for group G: see cuzk/instances.hpp.
 #define CUZK_HOST_WITNESS_MSM_INSTANCES(prefix, G)                                  \
     prefix template ::cuzk::jacobian<G> cuzk::groth16::msm_witness_host<G>(         \

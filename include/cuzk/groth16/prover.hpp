@@ -247,7 +247,6 @@ private:
 
 }  // namespace cuzk::groth16
 
-
 /// Proof assembly for Curve (the CPU prover's MSMs are the msm_bits.hpp and pippenger_host.hpp
 /// instances): see cuzk/instances.hpp.
 #define CUZK_HOST_PROVER_INSTANCES(prefix, Curve)                                                               \

@@ -220,7 +220,6 @@ proving_key<Curve> test_setup_insecure(const r1cs<typename Curve::fr>& cs, uint6
 
 }  // namespace cuzk::groth16
 
-
 /// The host test setup for Curve: see cuzk/instances.hpp.
 #define CUZK_HOST_TEST_SETUP_INSTANCES(prefix, Curve)                                                          \
     prefix template ::cuzk::groth16::setup_scalars<typename Curve::fr>                                         \

@@ -89,7 +89,6 @@ bool verify_canonical(const verifying_key<Curve>& vk, std::span<const typename C
 
 }  // namespace cuzk::groth16
 
-
 /// The verifier (its pairings) for Curve: see cuzk/instances.hpp.
 #define CUZK_HOST_VERIFIER_INSTANCES(prefix, Curve)                                                      \
     prefix template ::cuzk::groth16::verdict cuzk::groth16::verify_verdict<Curve>(                       \

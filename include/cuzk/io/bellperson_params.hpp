@@ -234,19 +234,43 @@ point_status decode_point_vartime(const uint8_t* in, affine<G>& out, bool check_
     return point_status::none;
 }
 
-/// Decodes `count` consecutive points at `in` into out[0..count), in parallel. Returns the
-/// index of the first slot that fails (identities fail unless allow_identity), or count.
+/// Decodes the `count` points at `offset` of src into out[0..count), in parallel: each thread
+/// reads chunks of points (pread for a file) into its own buffer and decodes them from there (on a
+/// mapped file every 4 KiB page cost the decoding thread a page fault; pread copies from the page
+/// cache without mapping anything). Returns the index of the first point that fails (identities
+/// fail), or count; rethrows the first read error after the parallel region.
 template <class G>
-uint64_t decode_points(const uint8_t* in, uint64_t count, affine<G>* out, bool check_subgroup, bool allow_identity) {
+uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, affine<G>* out, bool check_subgroup) {
     constexpr size_t size = zcash::uncompressed_size<G>;
-    const int64_t n = int64_t(count);
+    // At most 4096 points (384 KiB of G1, 768 KiB of G2: in L2), and at least 64 chunks so that a
+    // short section (IC, with its subgroup checks) still spreads over the threads.
+    const int64_t n = int64_t(count), chunk = std::clamp<int64_t>(n / 64, 1, int64_t(1) << 12);
+    const int64_t chunks = (n + chunk - 1) / chunk;
     int64_t first_bad = n;
-    // Exceptions must not leave an OpenMP region: find the first bad index, explain it after.
-#pragma omp parallel for schedule(static) reduction(min : first_bad)
-    for (int64_t i = 0; i < n; ++i) {
-        const point_status s = decode_point_vartime<G>(in + size_t(i) * size, out[i], check_subgroup);
-        if (s != point_status::none && !(s == point_status::infinity && allow_identity) && i < first_bad) first_bad = i;
+    std::exception_ptr read_error;
+#pragma omp parallel reduction(min : first_bad)
+    {
+        std::vector<uint8_t> buf(size_t(std::min(n, chunk)) * size);
+#pragma omp for schedule(dynamic, 4)
+        for (int64_t c = 0; c < chunks; ++c) {
+            const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
+            try {
+                src.read_at(offset + uint64_t(lo) * size, buf.data(), size_t(hi - lo) * size);
+            } catch (...) {
+#pragma omp critical(cuzk_decode_points)
+                if (!read_error) read_error = std::current_exception();
+                continue;
+            }
+            for (int64_t i = lo; i < hi; ++i) {
+                if (decode_point_vartime<G>(buf.data() + size_t(i - lo) * size, out[i], check_subgroup) !=
+                    point_status::none) {
+                    first_bad = std::min(first_bad, i);
+                    break;  // later ones in this chunk cannot be first
+                }
+            }
+        }
     }
+    if (read_error) std::rethrow_exception(read_error);
     return uint64_t(first_bad);
 }
 
@@ -359,7 +383,7 @@ inline bellperson_vk read_vk_block(std::span<const uint8_t> file, const std::str
     vk.delta_g1 = read_vk_point<G1>(file, name, pos, "delta_g1");
     vk.key.delta_g2 = read_vk_point<G2>(file, name, pos, "delta_g2");
     vk.key.ic.resize(size_t(ic.count));
-    const uint64_t bad = decode_points<G1>(file.data() + ic.offset, ic.count, vk.key.ic.data(), true, false);
+    const uint64_t bad = decode_points<G1>(memory_source(file, name), ic.offset, ic.count, vk.key.ic.data(), true);
     if (bad < ic.count) {
         affine<G1> p{};
         const uint64_t at = ic.offset + bad * ic.point_size;
@@ -378,51 +402,12 @@ std::future<void> allocate_section(const bellperson_section& s, std::vector<affi
     });
 }
 
-/// decode_points reading through `src` instead of a mapping: each thread reads chunks of points
-/// (pread for a file) into its own buffer and decodes them from there. On a mapped file every
-/// 4 KiB page costs the decoding thread a page fault; pread copies from the page cache without
-/// mapping anything. Rethrows the first read error after the parallel region.
-template <class G>
-uint64_t decode_points_read(const byte_source& src, uint64_t offset, uint64_t count, affine<G>* out,
-                            bool check_subgroup) {
-    constexpr size_t size = zcash::uncompressed_size<G>;
-    constexpr int64_t chunk = int64_t(1) << 12;  // 384 KiB of G1, 768 KiB of G2 points: in L2
-    const int64_t n = int64_t(count), chunks = (n + chunk - 1) / chunk;
-    int64_t first_bad = n;
-    std::exception_ptr read_error;
-#pragma omp parallel reduction(min : first_bad)
-    {
-        std::vector<uint8_t> buf(size_t(std::min(n, chunk)) * size);
-#pragma omp for schedule(dynamic, 4)
-        for (int64_t c = 0; c < chunks; ++c) {
-            const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
-            try {
-                src.read_at(offset + uint64_t(lo) * size, buf.data(), size_t(hi - lo) * size);
-            } catch (...) {
-#pragma omp critical(cuzk_decode_points_read)
-                if (!read_error) read_error = std::current_exception();
-                continue;
-            }
-            for (int64_t i = lo; i < hi; ++i) {
-                if (decode_point_vartime<G>(buf.data() + size_t(i - lo) * size, out[i], check_subgroup) !=
-                    point_status::none) {
-                    first_bad = std::min(first_bad, i);
-                    break;  // later ones in this chunk cannot be first
-                }
-            }
-        }
-    }
-    if (read_error) std::rethrow_exception(read_error);
-    return uint64_t(first_bad);
-}
-
-/// Decodes section s into out (sized already), from `src` when given (the file behind the
-/// mapping `file`), else from the mapping; a bad point is explained from the mapping.
+/// Decodes section s into out (sized already) from `points` (the bytes `file`, or the file behind
+/// that mapping); a bad point is explained from `file`.
 template <class G>
 void decode_big_section(std::span<const uint8_t> file, const std::string& name, const bellperson_section& s,
-                        std::vector<affine<G>>& out, bool check_subgroup, const byte_source* src) {
-    const uint64_t bad = src ? decode_points_read<G>(*src, s.offset, s.count, out.data(), check_subgroup)
-                             : decode_points<G>(file.data() + s.offset, s.count, out.data(), check_subgroup, false);
+                        std::vector<affine<G>>& out, bool check_subgroup, const byte_source& points) {
+    const uint64_t bad = decode_points<G>(points, s.offset, s.count, out.data(), check_subgroup);
     if (bad < s.count) {
         affine<G> p{};
         const uint64_t at = s.offset + bad * s.point_size;
@@ -465,9 +450,9 @@ inline bellperson_layout scan_bellperson_vk(std::span<const uint8_t> file, const
 
 namespace bellperson_detail {
 
-/// read_bellperson_params over the bytes `file`; the big sections through `src` when given.
+/// read_bellperson_params over the bytes `file`; the five point sections read through `points`.
 inline bellperson_params read_params(std::span<const uint8_t> file, const std::string& name,
-                                     const bellperson_read_options& opt, const byte_source* src) {
+                                     const bellperson_read_options& opt, const byte_source& points) {
     bellperson_params p;
     p.layout = scan_bellperson_params(file, name);  // every count checked before any allocation
     const auto& l = p.layout;
@@ -479,15 +464,15 @@ inline bellperson_params read_params(std::span<const uint8_t> file, const std::s
     auto b1 = bellperson_detail::allocate_section(l.b_g1, p.b_g1, 0);
     auto b2 = bellperson_detail::allocate_section(l.b_g2, p.b_g2, 0);
     h.get();
-    bellperson_detail::decode_big_section(file, name, l.h, p.h, opt.check_subgroup, src);
+    bellperson_detail::decode_big_section(file, name, l.h, p.h, opt.check_subgroup, points);
     lq.get();
-    bellperson_detail::decode_big_section(file, name, l.l, p.l, opt.check_subgroup, src);
+    bellperson_detail::decode_big_section(file, name, l.l, p.l, opt.check_subgroup, points);
     a.get();
-    bellperson_detail::decode_big_section(file, name, l.a, p.a, opt.check_subgroup, src);
+    bellperson_detail::decode_big_section(file, name, l.a, p.a, opt.check_subgroup, points);
     b1.get();
-    bellperson_detail::decode_big_section(file, name, l.b_g1, p.b_g1, opt.check_subgroup, src);
+    bellperson_detail::decode_big_section(file, name, l.b_g1, p.b_g1, opt.check_subgroup, points);
     b2.get();
-    bellperson_detail::decode_big_section(file, name, l.b_g2, p.b_g2, opt.check_subgroup, src);
+    bellperson_detail::decode_big_section(file, name, l.b_g2, p.b_g2, opt.check_subgroup, points);
     return p;
 }
 
@@ -497,7 +482,7 @@ inline bellperson_params read_params(std::span<const uint8_t> file, const std::s
 /// decode_error naming the file, the section, the point and the byte offset of what is wrong.
 inline bellperson_params read_bellperson_params(std::span<const uint8_t> file, const std::string& name = "<memory>",
                                                 const bellperson_read_options& opt = {}) {
-    return bellperson_detail::read_params(file, name, opt, nullptr);
+    return bellperson_detail::read_params(file, name, opt, memory_source(file, name));
 }
 
 /// Reads and decodes the file: the counts and the VK from a mapping, the five big sections in
@@ -507,7 +492,7 @@ inline bellperson_params read_bellperson_params(const std::string& path, const b
     const bellperson_detail::mapped_params_file m(path);
     const file_source src(path);
     if (src.size() != m.bytes().size()) throw decode_error(path + ": the file changed size while it was opened");
-    return bellperson_detail::read_params(m.bytes(), path, opt, &src);
+    return bellperson_detail::read_params(m.bytes(), path, opt, src);
 }
 
 /// Maps a .vk file and walks it.

@@ -224,7 +224,6 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
 
 }  // namespace cuzk::msm
 
-
 /// Explicit instantiation (prefix empty) or its extern declaration (prefix `extern`) of the host
 /// MSM for group G with its default buckets: see cuzk/instances.hpp.
 #define CUZK_HOST_MSM_INSTANCES(prefix, G)                                                              \

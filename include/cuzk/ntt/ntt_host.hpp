@@ -283,7 +283,6 @@ void to_coset(const domain<F>& d, std::span<F> data) {
 
 }  // namespace cuzk::ntt
 
-
 /// The host transforms for field F: see cuzk/instances.hpp.
 #define CUZK_HOST_NTT_INSTANCES(prefix, F)                                                                   \
     prefix template void cuzk::ntt::forward<F>(const ::cuzk::ntt::domain<F>&, std::span<F>, ::cuzk::ntt::ordering, \
