@@ -38,6 +38,7 @@
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson_params.hpp"
+#include "cuzk/io/bulk_vector.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
@@ -187,6 +188,20 @@ double median(std::vector<double> v) {
     return v.empty() ? 0 : v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
 }
 
+/// A partition's copy of the witness, as fast as the producer can make it: the vector is sized
+/// with the huge-page hint (one fault per 2 MiB instead of 512) and filled by every thread. A plain
+/// copy took ~330 ms of one thread for a 512 MB witness at 2^24, longer than the GPU's proof, so
+/// the engine's workers waited for partitions (docs/PERFORMANCE.md, "The engine at 2^22 and 2^24").
+template <class Fr>
+std::vector<Fr> copy_witness(const std::vector<Fr>& z) {
+    std::vector<Fr> out;
+    cuzk::io::resize_for_bulk_read(out, z.size());
+    const auto n = static_cast<std::ptrdiff_t>(z.size());
+#pragma omp parallel for schedule(static)
+    for (std::ptrdiff_t i = 0; i < n; ++i) out[i] = z[i];
+    return out;
+}
+
 /// Proves o.proofs partitions of the circuit's witness through the engine (a, b, c evaluated
 /// by the producer on the host when `evaluate_on_host`, overlapping the proofs), verifies each,
 /// prints the median per stage and, for several proofs, the engine's summary; writes the trace
@@ -199,7 +214,7 @@ bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<ty
     unsigned produced = 0;
     const auto out = e.prove_stream([&]() -> std::optional<partition<Fr>> {
         if (produced == o.proofs) return std::nullopt;
-        partition<Fr> p{.z = ckt.assignment};
+        partition<Fr> p{.z = copy_witness(ckt.assignment)};
         if (evaluate_on_host) {
             stage_timer untimed(nullptr);
             p.abc = evaluate_abc_checked(ckt.system, std::span<const Fr>(p.z), untimed);
