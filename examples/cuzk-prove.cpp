@@ -12,9 +12,12 @@
 //                             read from the zkey); --stages prints the per-stage times to stderr.
 //   cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...]   many witnesses, the key read once
 //   cuzk-prove <circuit.zkey> --serve [--out DIR]                 witness paths on stdin, JSON lines out
-//                             (examples/zkey_prover.hpp). Every proof is verified with the key's
-//                             verifying key before it is written: a witness that does not satisfy
-//                             the circuit writes nothing and fails (exit 1 in the first two modes).
+//                             (examples/zkey_prover.hpp): all three through the engine, batch and
+//                             serve with --workers N, reading the next witness while earlier ones
+//                             prove; batch's --trace FILE writes the engine's Chrome trace. Every
+//                             proof is verified with the key's verifying key before it is written:
+//                             a witness that does not satisfy the circuit writes nothing and fails
+//                             (exit 1 in the first two modes).
 //
 // Plain C++ in every build; with CUDA enabled the GPU backend (the engine for every CUDA policy,
 // the GPU setup, the file modes' GPU prover) is cuzk_prove_gpu.cu, linked beside it.
@@ -75,12 +78,17 @@ struct options {
                  "                               proof.json and public.json as snarkjs does; exits 1 and writes\n"
                  "                               nothing if the witness does not satisfy the circuit\n"
                  "       cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...] [--backend auto|cpu|gpu]\n"
+                 "                  [--workers N] [--trace FILE]\n"
                  "                               proves every witness with the key read once: DIR/w1.proof.json,\n"
-                 "                               DIR/w1.public.json, ...; a line each and a summary; exits 1 if any failed\n"
-                 "       cuzk-prove <circuit.zkey> --serve [--out DIR] [--backend auto|cpu|gpu]\n"
+                 "                               DIR/w1.public.json, ...; a line each (in witness order) and a summary\n"
+                 "                               with the throughput; exits 1 if any failed. Through the engine: N\n"
+                 "                               workers prove (default 1: on the CPU one proof already uses every\n"
+                 "                               core; the GPU prover takes one) while the next witnesses are read;\n"
+                 "                               --trace FILE writes its Chrome trace (Perfetto: ui.perfetto.dev)\n"
+                 "       cuzk-prove <circuit.zkey> --serve [--out DIR] [--backend auto|cpu|gpu] [--workers N]\n"
                  "                               keeps the key loaded and reads witness paths from stdin, one per line;\n"
-                 "                               answers each with a JSON line on stdout (\"ok\", output paths or \"error\");\n"
-                 "                               outputs go to DIR (default: beside the witness)"
+                 "                               answers each with a JSON line on stdout (\"ok\", output paths or \"error\"),\n"
+                 "                               in request order; outputs go to DIR (default: beside the witness)\n"
                  "       cuzk-prove [options]    proves the embedded synthetic circuit with INSECURE test keys:\n"
                  "  --curve bls12-381|bn254      (default bls12-381)\n"
                  "  --log-size K                 proving domain of 2^K rows (default 12)\n"
@@ -350,8 +358,9 @@ int run(const options& o) {
 /// The file modes (examples/zkey_prover.hpp): argv[1] is a zkey.
 int file_mode(int argc, char** argv) {
     const std::string zkey = argv[1];
-    std::string backend = "auto", out_dir;
-    bool stages = false, serving = false, have_out = false;
+    std::string backend = "auto", out_dir, trace;
+    bool stages = false, serving = false, have_out = false, have_workers = false;
+    unsigned workers = 0;  // 0: cuzk_prove::default_file_workers
     std::vector<std::string> files;
     for (int i = 2; i < argc; ++i) {
         std::string_view a = argv[i];
@@ -362,6 +371,16 @@ int file_mode(int argc, char** argv) {
         } else if (a == "--out" && i + 1 < argc) {
             out_dir = argv[++i];
             have_out = true;
+        } else if (a == "--workers" && i + 1 < argc) {
+            const std::string v = argv[++i];
+            char* end = nullptr;
+            const long n = std::strtol(v.c_str(), &end, 10);
+            if (v.empty() || *end != '\0' || n < 1 || n > 64)
+                usage(("cuzk-prove: bad value '" + v + "' for --workers (a whole number, 1 to 64)").c_str());
+            workers = unsigned(n);
+            have_workers = true;
+        } else if (a == "--trace" && i + 1 < argc) {
+            trace = argv[++i];
         } else if (a == "--stages") {
             stages = true;
         } else if (a == "--serve") {
@@ -374,6 +393,10 @@ int file_mode(int argc, char** argv) {
     }
     if (serving && !files.empty()) usage("cuzk-prove: --serve reads the witness paths from stdin, not the command line");
     if (!serving && have_out && files.empty()) usage("cuzk-prove: --out DIR needs at least one witness file");
+    if (have_workers && !serving && !have_out)
+        usage("cuzk-prove: --workers is for many witnesses (--out DIR or --serve); one witness takes one");
+    if (!trace.empty() && (serving || !have_out))
+        usage("cuzk-prove: --trace FILE is for batch mode (--out DIR); a server's trace would grow without bound");
     if (!serving && !have_out && files.size() != 3)
         usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] "
               "[--stages], or <circuit.zkey> --out DIR <witness.wtns>..., or <circuit.zkey> --serve");
@@ -382,11 +405,11 @@ int file_mode(int argc, char** argv) {
         const bool bn = cuzk::io::zkey_curve_name(zkey) == "bn128";
         using namespace cuzk_prove;
         if (serving)
-            return bn ? serve<cuzk::io::bn128>(zkey, out_dir, backend, gpu)
-                      : serve<cuzk::io::bls12381>(zkey, out_dir, backend, gpu);
+            return bn ? serve<cuzk::io::bn128>(zkey, out_dir, backend, gpu, workers)
+                      : serve<cuzk::io::bls12381>(zkey, out_dir, backend, gpu, workers);
         if (have_out)
-            return bn ? prove_batch<cuzk::io::bn128>(zkey, files, out_dir, backend, gpu)
-                      : prove_batch<cuzk::io::bls12381>(zkey, files, out_dir, backend, gpu);
+            return bn ? prove_batch<cuzk::io::bn128>(zkey, files, out_dir, backend, gpu, workers, trace)
+                      : prove_batch<cuzk::io::bls12381>(zkey, files, out_dir, backend, gpu, workers, trace);
         return bn ? prove_single<cuzk::io::bn128>(zkey, files[0], files[1], files[2], backend, gpu, stages)
                   : prove_single<cuzk::io::bls12381>(zkey, files[0], files[1], files[2], backend, gpu, stages);
     } catch (const std::exception& e) {

@@ -2,28 +2,46 @@
 //
 //   single  cuzk-prove KEY.zkey W.wtns PROOF.json PUBLIC.json      (rapidsnark's interface)
 //   batch   cuzk-prove KEY.zkey --out DIR W1.wtns [W2.wtns ...]    DIR/W1.proof.json, DIR/W1.public.json, ...
-//   serve   cuzk-prove KEY.zkey --serve [--out DIR]                one witness path per stdin line, one JSON
+//                                                                  [--workers N] [--trace FILE]
+//   serve   cuzk-prove KEY.zkey --serve [--out DIR] [--workers N]  one witness path per stdin line, one JSON
 //                                                                  line per proof on stdout
 //
-// Every proof is checked with the key's verifying key before its files are written: a witness
-// that does not satisfy the circuit writes nothing and counts as a failure (the zkey holds no C
-// matrix to check the witness against beforehand). Batch and serve go on after a failed witness
-// and report it; batch exits 1 if any failed. Included by cuzk-prove.cpp only; the GPU prover
-// comes type-erased from cuzk_prove_gpu.cu.
+// All three prove through one witness_pipeline: the calling thread reads each witness and
+// evaluates a, b, c, the engine (groth16::engine, --workers N) proves, and a finishing thread
+// verifies each proof with the key's verifying key, writes its files and reports it. So reading
+// witness k + 1 overlaps proving k, and the engine's max_queued_bytes bounds the witnesses held.
+// Answers come in request order (batch's lines, serve's JSON lines): proofs of one key take about
+// the same time and the engine takes them first in, first out, so holding a finished proof behind
+// an earlier one costs little, and a client can pair answers with requests by position.
+//
+// A witness that does not satisfy the circuit writes nothing and counts as a failure (the zkey
+// holds no C matrix to check the witness against beforehand, so only the proof's verification
+// tells). Batch and serve go on after a failed witness and report it; batch exits 1 if any
+// failed. Included by cuzk-prove.cpp only; the GPU prover comes type-erased from cuzk_prove_gpu.cu.
 #pragma once
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
 #include <cstdio>
+#include <deque>
 #include <filesystem>
+#include <functional>
+#include <future>
 #include <iostream>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <set>
+#include <span>
 #include <string>
+#include <thread>
 #include <vector>
 
-#include "cuzk/groth16/engine.hpp"  // any_prover
+#include "cuzk/groth16/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
+#include "cuzk/groth16/trace.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
@@ -34,13 +52,25 @@ namespace cuzk_prove {
 
 using namespace cuzk::groth16;
 
+/// One witness file and where its proof and public signals go.
+struct request {
+    std::string wtns, proof_path, public_path;
+};
+
 /// What proving one witness file gave.
 struct outcome {
     bool ok = false;
     std::string error;  // why not, when !ok
-    double read_s = 0, prove_s = 0, verify_s = 0;
-    stage_times times;
+    double read_s = 0;  // wtns read and checked, a, b, c evaluated
+    double prove_s = 0, verify_s = 0;
+    stage_times times;  // the prover's stages (times on the engine's clock)
 };
+
+/// Engine workers when --workers is not given. The CPU prover's MSMs and NTTs already use every
+/// core through OpenMP, and the witness reading runs beside them on the producer thread, so a
+/// second worker only splits the same cores between two proofs. The file modes' GPU prover
+/// (lock none, one context) takes one worker.
+inline constexpr unsigned default_file_workers = 1;
 
 /// A zkey read once (the points into a proving key, the A/B coefficients kept for evaluating
 /// a, b, c) with its prover: the GPU's where requested and present, else the CPU's.
@@ -75,44 +105,37 @@ public:
     bool on_gpu() const { return on_gpu_; }
     double read_seconds() const { return read_s_; }
     const proving_key<curve>& key() const { return *pk_; }
+    const any_prover<curve>& file_prover() const { return prover_; }
+    size_t n_public() const { return n_public_; }
+    /// Host bytes of one witness's partition: the witness and a | b | c on the domain.
+    size_t partition_bytes() const { return (size_t(n_vars_) + 3 * pk_->domain_size()) * sizeof(fr); }
 
-    /// Proves the witness in wtns_path; writes proof_path and public_path only if the proof
-    /// verifies. Bad input (unreadable file, witness of another circuit) is a failed outcome
-    /// with its message, not an exception.
-    outcome prove(const std::string& wtns_path, const std::string& proof_path, const std::string& public_path) {
-        outcome r;
-        try {
-            auto t0 = std::chrono::steady_clock::now();
-            auto w = cuzk::io::wtns<IoCurve>::read(wtns_path);
-            if (w.values.size() != n_vars_)
-                throw cuzk::invalid_argument(wtns_path + " holds " + std::to_string(w.values.size()) + " values but " +
-                                             path_ + " expects " + std::to_string(n_vars_) +
-                                             " (witness of another circuit?)");
-            if (w.values.empty() || !w.values[0].is_one())
-                throw cuzk::invalid_argument(wtns_path + ": the first witness value must be 1");
-            std::vector<fr> abc = rows_.evaluate(w.values);
-            partition<fr> part{.z = std::move(w.values), .abc = std::move(abc)};  // r, s from the OS CSPRNG
-            r.read_s = seconds_since(t0);
-            t0 = std::chrono::steady_clock::now();
-            const proof<curve> pi = prover_.prove(part, r.times);
-            r.prove_s = seconds_since(t0);
-            const std::span<const fr> publics(part.z.data() + 1, n_public_);
-            t0 = std::chrono::steady_clock::now();
-            const verdict v = verify_verdict(pk_->vk, publics, pi);
-            r.verify_s = seconds_since(t0);
-            if (v != verdict::ok) {
-                r.error = std::string("the proof does not verify against the key's verifying key (") + to_string(v) +
-                          "): " + wtns_path + " does not satisfy the circuit of " + path_ + "; nothing written";
-                return r;
-            }
-            cuzk::io::write_text_file(proof_path,
-                                      cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi)));
-            cuzk::io::write_text_file(public_path, cuzk::io::public_to_json<IoCurve>(publics));
-            r.ok = true;
-        } catch (const std::exception& e) {
-            r.error = e.what();
-        }
-        return r;
+    /// The witness in wtns_path as a partition (r, s from the OS CSPRNG), a, b, c evaluated.
+    /// Throws invalid_argument for a file that is unreadable or of another circuit.
+    partition<fr> read_witness(const std::string& wtns_path) const {
+        auto w = cuzk::io::wtns<IoCurve>::read(wtns_path);
+        if (w.values.size() != n_vars_)
+            throw cuzk::invalid_argument(wtns_path + " holds " + std::to_string(w.values.size()) + " values but " +
+                                         path_ + " expects " + std::to_string(n_vars_) +
+                                         " (witness of another circuit?)");
+        if (w.values.empty() || !w.values[0].is_one())
+            throw cuzk::invalid_argument(wtns_path + ": the first witness value must be 1");
+        std::vector<fr> abc = rows_.evaluate(w.values);
+        return {.z = std::move(w.values), .abc = std::move(abc)};
+    }
+
+    /// Writes r's files if pi verifies against the key's verifying key; else throws, writing
+    /// nothing. `wtns` names the witness in the message.
+    void verify_and_write(const proof<curve>& pi, std::span<const fr> publics, const request& r, outcome& o) const {
+        const auto t0 = std::chrono::steady_clock::now();
+        const verdict v = verify_verdict(pk_->vk, publics, pi);
+        o.verify_s = seconds_since(t0);
+        if (v != verdict::ok)
+            throw cuzk::error(std::string("the proof does not verify against the key's verifying key (") +
+                              to_string(v) + "): " + r.wtns + " does not satisfy the circuit of " + path_ +
+                              "; nothing written");
+        cuzk::io::write_text_file(r.proof_path, cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi)));
+        cuzk::io::write_text_file(r.public_path, cuzk::io::public_to_json<IoCurve>(publics));
     }
 
 private:
@@ -125,6 +148,147 @@ private:
     bool on_gpu_ = false;
 };
 
+/// The proving steps of every file mode, written once. add() reads a witness and evaluates a, b,
+/// c on the calling thread, then queues it on the engine (waiting while the engine holds
+/// workers + 1 witnesses, its max_queued_bytes); the engine's workers prove; a finishing thread
+/// takes the proofs in request order, verifies each, writes its files and calls `report` with
+/// the outcome. A witness fails alone: unreadable, of another circuit, or not satisfying the
+/// circuit (its proof does not verify) is a failed outcome with its message, never an exception.
+template <class IoCurve>
+class witness_pipeline {
+public:
+    using curve = typename resident_zkey<IoCurve>::curve;
+    using fr = typename curve::fr;
+    /// Called on the finishing thread, once per request in the order added: (0-based index, the
+    /// request, its outcome). Must not throw.
+    using reporter = std::function<void(size_t, const request&, const outcome&)>;
+
+    /// keep_traces: keep every partition's trace for traces() (batch); else each is dropped once
+    /// reported, so that a long-running server stays bounded.
+    witness_pipeline(const resident_zkey<IoCurve>& key, unsigned workers, reporter report, bool keep_traces)
+        : key_(key),
+          report_(std::move(report)),
+          keep_traces_(keep_traces),
+          engine_(slots(key, workers), engine_options{.workers_per_slot = workers,
+                                                      .max_queued_bytes = (workers + 1) * key.partition_bytes()}),
+          finisher_([this] { finish_all(); }) {}
+    ~witness_pipeline() { close(); }
+    witness_pipeline(const witness_pipeline&) = delete;
+    witness_pipeline& operator=(const witness_pipeline&) = delete;
+
+    /// Reads r.wtns, evaluates a, b, c and queues the proof (waits while the engine is full).
+    void add(request r) {
+        pending p{.req = std::move(r)};
+        try {
+            const auto t0 = std::chrono::steady_clock::now();
+            partition<fr> part = key_.read_witness(p.req.wtns);
+            p.publics.assign(part.z.begin() + 1, part.z.begin() + 1 + std::ptrdiff_t(key_.n_public()));
+            p.out.read_s = seconds_since(t0);
+            p.proved = engine_.submit(std::move(part));
+            p.engine_index = submitted_++;  // the engine numbers what it accepted, in order
+        } catch (const std::exception& e) {
+            p.out.error = e.what();
+        }
+        {
+            std::lock_guard lock(m_);
+            queue_.push_back(std::move(p));
+        }
+        cv_.notify_one();
+    }
+
+    /// Waits until every request added has been reported. Idempotent.
+    void close() {
+        {
+            std::lock_guard lock(m_);
+            closed_ = true;
+        }
+        cv_.notify_one();
+        if (finisher_.joinable()) finisher_.join();
+    }
+
+    /// After close(), with keep_traces: every proved partition's trace, its index the request's
+    /// (0-based) and a proof that did not verify marked failed.
+    const std::vector<partition_trace>& traces() const { return kept_; }
+    const engine<curve>& proving_engine() const { return engine_; }
+
+private:
+    struct pending {
+        request req;
+        outcome out{};
+        std::future<proof<curve>> proved{};  // invalid: failed before reaching the engine
+        std::vector<fr> publics{};
+        size_t engine_index = 0;
+    };
+
+    /// The key's prover as the engine's one slot; checked before any thread starts.
+    static std::vector<engine_slot<curve>> slots(const resident_zkey<IoCurve>& key, unsigned workers) {
+        if (key.on_gpu() && workers > 1)
+            throw cuzk::invalid_argument("--workers " + std::to_string(workers) +
+                                         ": the file modes' GPU prover takes one worker (use --backend cpu for more)");
+        return {{key.on_gpu() ? 0 : -1, key.file_prover()}};
+    }
+
+    void finish_all() {
+        for (size_t index = 0;; ++index) {
+            pending p;
+            {
+                std::unique_lock lock(m_);
+                cv_.wait(lock, [&] { return !queue_.empty() || closed_; });
+                if (queue_.empty()) return;
+                p = std::move(queue_.front());
+                queue_.pop_front();
+            }
+            if (p.proved.valid()) finish(p, index);
+            report_(index, p.req, p.out);
+        }
+    }
+
+    void finish(pending& p, size_t index) {
+        std::optional<proof<curve>> pi;
+        try {
+            pi = p.proved.get();
+        } catch (const std::exception& e) {
+            p.out.error = e.what();
+        }
+        // The engine records a partition's trace before handing over its proof or error.
+        for (partition_trace& t : engine_.take_trace()) unmatched_.emplace(t.index, std::move(t));
+        std::optional<partition_trace> trace;
+        if (auto it = unmatched_.find(p.engine_index); it != unmatched_.end()) {
+            trace = std::move(it->second);
+            unmatched_.erase(it);
+            p.out.prove_s = 1e-3 * (trace->end_ms - trace->start_ms);
+            p.out.times.stages = trace->stages;
+        }
+        if (pi) {
+            try {
+                key_.verify_and_write(*pi, p.publics, p.req, p.out);
+                p.out.ok = true;
+            } catch (const std::exception& e) {
+                p.out.error = e.what();
+            }
+        }
+        if (trace && keep_traces_) {
+            trace->index = index;
+            if (!p.out.ok && trace->ok) trace->ok = false, trace->error = p.out.error;
+            kept_.push_back(std::move(*trace));
+        }
+    }
+
+    const resident_zkey<IoCurve>& key_;
+    reporter report_;
+    bool keep_traces_;
+    size_t submitted_ = 0;  // the producer's
+    // The finisher's:
+    std::map<size_t, partition_trace> unmatched_;  // taken from the engine, not yet reported
+    std::vector<partition_trace> kept_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::deque<pending> queue_;
+    bool closed_ = false;
+    engine<curve> engine_;
+    std::thread finisher_;  // last: started once everything above exists
+};
+
 /// DIR/<name without .wtns>.proof.json and .public.json for a witness path.
 inline std::pair<std::string, std::string> output_paths(const std::string& dir, const std::string& wtns_path) {
     std::filesystem::path stem = std::filesystem::path(wtns_path).filename();
@@ -133,12 +297,20 @@ inline std::pair<std::string, std::string> output_paths(const std::string& dir, 
     return {base.string() + ".proof.json", base.string() + ".public.json"};
 }
 
+/// Workers for the file modes: `requested`, or 0 for default_file_workers.
+inline unsigned file_workers(unsigned requested) { return requested ? requested : default_file_workers; }
+
 /// Single mode: rapidsnark's interface. Exit status 0 or 1.
 template <class IoCurve>
 int prove_single(const std::string& zkey, const std::string& wtns, const std::string& proof_path,
                  const std::string& public_path, const std::string& backend, bool gpu_present, bool print_stages) {
     resident_zkey<IoCurve> key(zkey, backend, gpu_present);
-    const outcome r = key.prove(wtns, proof_path, public_path);
+    outcome r;
+    {
+        witness_pipeline<IoCurve> pipe(
+            key, 1, [&](size_t, const request&, const outcome& o) { r = o; }, false);
+        pipe.add({wtns, proof_path, public_path});
+    }
     if (!r.ok) {
         std::fprintf(stderr, "cuzk-prove: error: %s\n", r.error.c_str());
         return 1;
@@ -155,12 +327,14 @@ int prove_single(const std::string& zkey, const std::string& wtns, const std::st
     return 0;
 }
 
-/// Batch mode: every witness with the key resident, a line each on stdout and a summary.
-/// Two witnesses whose outputs would share a name are refused before anything is proved.
-/// Exit status 0 if every proof verified and was written, else 1.
+/// Batch mode: every witness with the key resident, through the engine with `workers` workers
+/// (0: the default); a line each on stdout in witness order, then a summary with the throughput
+/// and the engine's; the engine's Chrome trace to trace_path unless empty. Two witnesses whose
+/// outputs would share a name are refused before anything is proved. Exit status 0 if every
+/// proof verified and was written, else 1.
 template <class IoCurve>
 int prove_batch(const std::string& zkey, const std::vector<std::string>& witnesses, const std::string& out_dir,
-                const std::string& backend, bool gpu_present) {
+                const std::string& backend, bool gpu_present, unsigned workers, const std::string& trace_path) {
     std::set<std::string> names;
     for (const std::string& w : witnesses)
         if (!names.insert(output_paths(out_dir, w).first).second)
@@ -168,48 +342,87 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& witness
                                          ": give them different file names");
     std::filesystem::create_directories(out_dir);
     resident_zkey<IoCurve> key(zkey, backend, gpu_present);
-    std::printf("cuzk-prove: %s read in %.3f s (%zu variables, domain %zu), proving %zu witnesses on the %s\n",
-                zkey.c_str(), key.read_seconds(), key.key().num_variables(), key.key().domain_size(), witnesses.size(),
-                key.on_gpu() ? "GPU" : "CPU");
+    workers = file_workers(workers);
+    std::printf(
+        "cuzk-prove: %s read in %.3f s (%zu variables, domain %zu), proving %zu witnesses on the %s, %u worker%s\n",
+        zkey.c_str(), key.read_seconds(), key.key().num_variables(), key.key().domain_size(), witnesses.size(),
+        key.on_gpu() ? "GPU" : "CPU", workers, workers == 1 ? "" : "s");
+    std::fflush(stdout);
     size_t failed = 0;
     std::vector<double> prove_ms;
-    for (size_t i = 0; i < witnesses.size(); ++i) {
-        const auto [proof_path, public_path] = output_paths(out_dir, witnesses[i]);
-        const outcome r = key.prove(witnesses[i], proof_path, public_path);
-        if (r.ok) {
-            prove_ms.push_back(1e3 * r.prove_s);
-            std::printf("  [%zu/%zu] %s: proved in %.1f ms, verified -> %s\n", i + 1, witnesses.size(),
-                        witnesses[i].c_str(), 1e3 * r.prove_s, proof_path.c_str());
-        } else {
-            ++failed;
-            std::printf("  [%zu/%zu] %s: FAILED: %s\n", i + 1, witnesses.size(), witnesses[i].c_str(), r.error.c_str());
-        }
-        std::fflush(stdout);
+    const auto t0 = std::chrono::steady_clock::now();
+    witness_pipeline<IoCurve> pipe(
+        key, workers,
+        [&](size_t i, const request& q, const outcome& r) {
+            if (r.ok) {
+                prove_ms.push_back(1e3 * r.prove_s);
+                std::printf("  [%zu/%zu] %s: proved in %.1f ms, verified -> %s\n", i + 1, witnesses.size(),
+                            q.wtns.c_str(), 1e3 * r.prove_s, q.proof_path.c_str());
+            } else {
+                ++failed;
+                std::printf("  [%zu/%zu] %s: FAILED: %s\n", i + 1, witnesses.size(), q.wtns.c_str(), r.error.c_str());
+            }
+            std::fflush(stdout);
+        },
+        true);
+    for (const std::string& w : witnesses) {
+        const auto [proof_path, public_path] = output_paths(out_dir, w);
+        pipe.add({w, proof_path, public_path});
     }
+    pipe.close();
+    const double wall_s = seconds_since(t0);
+    const size_t proved = witnesses.size() - failed;
     std::sort(prove_ms.begin(), prove_ms.end());
     const double median = prove_ms.empty() ? 0 : prove_ms[prove_ms.size() / 2];
     std::printf("cuzk-prove: %zu witnesses: %zu proved and verified, %zu failed; median proof %.1f ms\n",
-                witnesses.size(), witnesses.size() - failed, failed, median);
+                witnesses.size(), proved, failed, median);
+    // Wall time from the first witness read to the last proof written: what a caller waits for.
+    std::printf("cuzk-prove: wall %.3f s (read, prove, verify, write), %.1f ms per proof, %.2f proofs/s; %u worker%s\n",
+                wall_s, proved ? 1e3 * wall_s / double(proved) : 0.0, double(proved) / wall_s, workers,
+                workers == 1 ? "" : "s");
+    std::printf("%s", format_summary(summarise(pipe.traces())).c_str());
+    if (!trace_path.empty()) {
+        cuzk::io::write_text_file(trace_path, chrome_trace_json(pipe.traces()));
+        std::printf("  trace: %s (%zu partitions)\n", trace_path.c_str(), pipe.traces().size());
+    }
     return failed == 0 ? 0 : 1;
 }
 
 /// Serve mode: reads witness paths from stdin, one per line (the whole line is the path; empty
-/// lines are skipped), until end of input; proves each with the key resident and answers with
-/// one JSON line on stdout:
+/// lines are skipped), until end of input; proves them with the key resident, through the engine
+/// with `workers` workers (0: the default), reading the next request while earlier ones prove, and
+/// answers each with one JSON line on stdout, in request order:
 ///   {"witness": W, "ok": true, "proof": P, "public": Q, "prove_ms": T}
 ///   {"witness": W, "ok": false, "error": MESSAGE}
 /// Outputs go to out_dir (default: the witness's own directory) as <name>.proof.json and
-/// <name>.public.json; a later request for the same name overwrites them. The first line,
-/// {"ready": true, ...}, says the key is loaded. Exit status 0 at end of input.
+/// <name>.public.json; a later request for the same name overwrites them (two such requests in
+/// flight at once may finish in either order). The first line, {"ready": true, ...}, says the
+/// key is loaded. Exit status 0 at end of input, once every request is answered.
 template <class IoCurve>
-int serve(const std::string& zkey, const std::string& out_dir, const std::string& backend, bool gpu_present) {
+int serve(const std::string& zkey, const std::string& out_dir, const std::string& backend, bool gpu_present,
+          unsigned workers) {
     if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
     resident_zkey<IoCurve> key(zkey, backend, gpu_present);
+    workers = file_workers(workers);
+    witness_pipeline<IoCurve> pipe(
+        key, workers,
+        [](size_t, const request& q, const outcome& r) {
+            if (r.ok)
+                std::printf("{\"witness\": %s, \"ok\": true, \"proof\": %s, \"public\": %s, \"prove_ms\": %.1f}\n",
+                            cuzk::io::json::quote(q.wtns).c_str(), cuzk::io::json::quote(q.proof_path).c_str(),
+                            cuzk::io::json::quote(q.public_path).c_str(), 1e3 * r.prove_s);
+            else
+                std::printf("{\"witness\": %s, \"ok\": false, \"error\": %s}\n", cuzk::io::json::quote(q.wtns).c_str(),
+                            cuzk::io::json::quote(r.error).c_str());
+            std::fflush(stdout);
+        },
+        false);
+    // Printed before any answer: the finisher prints only after the first add().
     std::printf(
         "{\"ready\": true, \"curve\": %s, \"variables\": %zu, \"domain\": %zu, \"backend\": \"%s\", "
-        "\"read_ms\": %.1f}\n",
+        "\"workers\": %u, \"read_ms\": %.1f}\n",
         cuzk::io::json::quote(std::string(IoCurve::name)).c_str(), key.key().num_variables(), key.key().domain_size(),
-        key.on_gpu() ? "gpu" : "cpu", 1e3 * key.read_seconds());
+        key.on_gpu() ? "gpu" : "cpu", workers, 1e3 * key.read_seconds());
     std::fflush(stdout);
     std::string line;
     while (std::getline(std::cin, line)) {
@@ -217,16 +430,9 @@ int serve(const std::string& zkey, const std::string& out_dir, const std::string
         if (line.empty()) continue;
         const std::string dir = out_dir.empty() ? std::filesystem::path(line).parent_path().string() : out_dir;
         const auto [proof_path, public_path] = output_paths(dir.empty() ? "." : dir, line);
-        const outcome r = key.prove(line, proof_path, public_path);
-        if (r.ok)
-            std::printf("{\"witness\": %s, \"ok\": true, \"proof\": %s, \"public\": %s, \"prove_ms\": %.1f}\n",
-                        cuzk::io::json::quote(line).c_str(), cuzk::io::json::quote(proof_path).c_str(),
-                        cuzk::io::json::quote(public_path).c_str(), 1e3 * r.prove_s);
-        else
-            std::printf("{\"witness\": %s, \"ok\": false, \"error\": %s}\n", cuzk::io::json::quote(line).c_str(),
-                        cuzk::io::json::quote(r.error).c_str());
-        std::fflush(stdout);
+        pipe.add({line, proof_path, public_path});
     }
+    pipe.close();
     return 0;
 }
 

@@ -5,7 +5,7 @@
 # witness; `snarkjs groth16 verify` accepts them; cuzk-verify accepts cuzk's and snarkjs's proofs;
 # both verifiers reject a proof whose first public signal was changed; cuzk-prove fails cleanly on
 # a witness of another circuit; the batch and serve modes prove many witnesses with the key read
-# once and refuse a tampered one; command-line hygiene.
+# once (through the engine, one and two workers) and refuse a tampered one; command-line hygiene.
 set -euo pipefail
 [ $# -eq 5 ] || { echo "usage: $0 FIXTURE_DIR CURVE CUZK_PROVE CUZK_VERIFY SNARKJS_CLI" >&2; exit 2; }
 fixtures=$1/$2
@@ -93,6 +93,45 @@ for w in first second; do
   $snarkjs groth16 verify "$fixtures/$a/verification_key.json" "$work/batch/$w.public.json" "$work/batch/$w.proof.json" |
     grep -q "OK!" || fail "batch: snarkjs rejects $w's proof"
 done
+
+# The same through the engine with two workers, the tampered witness among four good ones: the
+# lines come in witness order, the tampered one fails alone, snarkjs accepts the four others, and
+# --trace writes the engine's Chrome trace with every partition, the tampered one marked failed.
+for w in third fourth; do cp "$fixtures/$a/$a.wtns" "$work/$w.wtns"; done
+rc=0
+"$prove" "$fixtures/$a/$a.zkey" --out "$work/batch2" "$work/first.wtns" "$tampered" "$work/second.wtns" \
+  "$work/third.wtns" "$work/fourth.wtns" --backend cpu --workers 2 --trace "$work/trace.json" >"$work/batch2.log" 2>&1 ||
+  rc=$?
+[ "$rc" -eq 1 ] || fail "batch --workers 2 with a tampered witness exited $rc, expected 1: $(cat "$work/batch2.log")"
+grep -q "5 witnesses: 4 proved and verified, 1 failed" "$work/batch2.log" ||
+  fail "batch --workers 2 summary: $(cat "$work/batch2.log")"
+grep -q "ms per proof, .* proofs/s; 2 workers" "$work/batch2.log" || fail "batch --workers 2: no throughput line"
+grep -q "\[2/5\] .*tampered.wtns: FAILED: the proof does not verify" "$work/batch2.log" ||
+  fail "batch --workers 2: no failure line for the tampered witness (2nd)"
+[ "$(grep -o '^  \[[0-9]/5\]' "$work/batch2.log" | tr -d ' \n')" = "[1/5][2/5][3/5][4/5][5/5]" ] ||
+  fail "batch --workers 2: lines not in witness order: $(cat "$work/batch2.log")"
+[ ! -e "$work/batch2/tampered.proof.json" ] && [ ! -e "$work/batch2/tampered.public.json" ] ||
+  fail "batch --workers 2 wrote a proof for the tampered witness"
+for w in first second third fourth; do
+  cmp -s "$work/batch2/$w.public.json" "$fixtures/$a/public.json" ||
+    fail "batch --workers 2: $w.public.json differs from snarkjs's"
+  $snarkjs groth16 verify "$fixtures/$a/verification_key.json" "$work/batch2/$w.public.json" \
+    "$work/batch2/$w.proof.json" | grep -q "OK!" || fail "batch --workers 2: snarkjs rejects $w's proof"
+done
+node -e 'const t=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8"));
+         const parts=t.traceEvents.filter(e=>e.ph==="X" && /^partition /.test(e.name));
+         const names=parts.map(e=>e.name).sort();
+         const want=["partition (failed) 1","partition 0","partition 2","partition 3","partition 4"];
+         if (JSON.stringify(names)!==JSON.stringify(want)) { console.error("partitions:", names); process.exit(1); }
+         if (!/does not verify/.test(parts.find(e=>e.name==="partition (failed) 1").args.error)) process.exit(1);
+         if (new Set(parts.map(e=>e.tid)).size!==2) { console.error("expected two worker tracks"); process.exit(1); }
+         if (!t.traceEvents.some(e=>e.ph==="X" && /^MSM/.test(e.name))) process.exit(1);' "$work/trace.json" ||
+  fail "batch --trace: not the engine's trace of 5 partitions: $(head -c 400 "$work/trace.json")"
+expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --out "$work/w0" "$work/first.wtns" --workers 0
+expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --out "$work/w0" "$work/first.wtns" --workers two
+expect_usage_error "$prove" "$fixtures/$a/$a.zkey" "$work/first.wtns" "$work/x.json" "$work/y.json" --workers 2
+expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --serve --trace "$work/t.json"
+[ ! -e "$work/w0" ] || fail "a usage error created the output directory"
 expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --out "$work/none"
 expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --serve "$work/first.wtns"
 if "$prove" "$fixtures/$a/$a.zkey" --out "$work/dup" "$work/first.wtns" "$work/batch/../first.wtns" --backend cpu \
@@ -114,6 +153,22 @@ node -e 'const fs=require("fs"); const lines=fs.readFileSync(process.argv[1],"ut
 $snarkjs groth16 verify "$fixtures/$a/verification_key.json" "$work/served/first.public.json" "$work/served/first.proof.json" |
   grep -q "OK!" || fail "serve: snarkjs rejects the served proof"
 [ ! -e "$work/served/tampered.proof.json" ] || fail "serve mode wrote a proof for the tampered witness"
+
+# Serve through two workers: answers still come in request order, one per request.
+printf '%s\n' "$work/first.wtns" "$tampered" "$work/second.wtns" "$work/missing.wtns" "$work/third.wtns" |
+  "$prove" "$fixtures/$a/$a.zkey" --serve --workers 2 --out "$work/served2" --backend cpu >"$work/serve2.out" \
+    2>"$work/serve2.err" || fail "serve --workers 2 exited $?: $(cat "$work/serve2.err")"
+node -e 'const fs=require("fs"); const lines=fs.readFileSync(process.argv[1],"utf8").trim().split("\n").map(JSON.parse);
+         const fail=(m)=>{console.error(m, lines); process.exit(1);};
+         if (lines.length!==6 || !lines[0].ready || lines[0].workers!==2) fail("serve: expected a ready line and 5 answers");
+         const want=["first","tampered","second","missing","third"], ok=[true,false,true,false,true];
+         for (let i=0; i<5; ++i)
+           if (!lines[i+1].witness.endsWith(want[i]+".wtns") || lines[i+1].ok!==ok[i]) fail("serve: answer "+(i+1));' \
+  "$work/serve2.out" || fail "serve --workers 2 answers: $(cat "$work/serve2.out")"
+for w in first second third; do
+  $snarkjs groth16 verify "$fixtures/$a/verification_key.json" "$work/served2/$w.public.json" \
+    "$work/served2/$w.proof.json" | grep -q "OK!" || fail "serve --workers 2: snarkjs rejects $w's proof"
+done
 echo "cli_test: $2 batch and serve ok"
 
 # Command-line hygiene (issue 15 item 5): --help to stdout with status 0, bad values are usage errors
