@@ -378,8 +378,8 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& witness
                 witnesses.size(), proved, failed, median);
     // Wall time from the first witness read to the last proof written: what a caller waits for.
     std::printf("cuzk-prove: wall %.3f s (read, prove, verify, write), %.1f ms per proof, %.2f proofs/s; %u worker%s\n",
-                wall_s, proved ? 1e3 * wall_s / double(proved) : 0.0, double(proved) / wall_s, workers,
-                workers == 1 ? "" : "s");
+                wall_s, proved ? 1e3 * wall_s / double(proved) : 0.0, wall_s > 0 ? double(proved) / wall_s : 0.0,
+                workers, workers == 1 ? "" : "s");
     std::printf("%s", format_summary(summarise(pipe.traces())).c_str());
     if (!trace_path.empty()) {
         cuzk::io::write_text_file(trace_path, chrome_trace_json(pipe.traces()));
