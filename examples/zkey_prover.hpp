@@ -209,7 +209,6 @@ public:
     /// After close(), with keep_traces: every proved partition's trace, its index the request's
     /// (0-based) and a proof that did not verify marked failed.
     const std::vector<partition_trace>& traces() const { return kept_; }
-    const engine<curve>& proving_engine() const { return engine_; }
 
 private:
     struct pending {
