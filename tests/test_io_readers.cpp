@@ -2,11 +2,13 @@
 // a clear cuzk::decode_error for every kind of malformed input (truncation at every byte,
 // bad magic/version/section table, wrong curve, absurd counts, values and points out of range).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <random>
 #include <string>
 
@@ -438,6 +440,167 @@ TYPED_TEST(io_readers, zkey_rejects_every_truncation_and_corruption) {
     b[s2 + 4 + n8q + 4 + 32 + 12 + 2 * n8q + 5] ^= 0x01;  // beta1
     expect_decode_error(reader_of<Z>(b, "t.zkey"), {"section 2", "beta1", "not on the curve"});
     (void)fr::one();
+}
+
+// ---- zkey: sections of many read chunks (the parallel read) --------------------------------------
+
+namespace {
+
+/// A zkey whose point sections span many read chunks, the last one partial, and whose section 4
+/// spans three coefficient chunks and a bit. Its points cycle through 1031 random ones (a prime
+/// period: a chunk read into the wrong place would not match), its coefficients are random.
+/// Written with write_zkey and read back as bytes.
+template <class Curve>
+struct chunky_zkey {
+    using Z = zkey<Curve>;
+    Z key;
+    bytes file;
+
+    chunky_zkey() {
+        using fr = typename Curve::fr;
+        std::mt19937_64 rng(7);
+        std::vector<typename Curve::g1_point> p1;
+        std::vector<typename Curve::g2_point> p2;
+        for (int i = 0; i < 1031; ++i) {
+            p1.push_back(random_on_curve<typename Curve::g1_point>(Curve::g1_b(), rng));
+            p2.push_back(random_on_curve<typename Curve::g2_point>(Curve::g2_b(), rng));
+        }
+        // 64 chunks of 312 points (point_chunk_for) and 35 more points.
+        key.n_vars = 20003;
+        key.n_public = 3;
+        key.domain_size = 2048;
+        key.vk = {p1[0], p1[1], p2[0], p2[1], p1[2], p2[2], {p1[3], p1[4], p1[5], p1[6]}};
+        auto g1s = [&](uint64_t n, uint64_t shift) {
+            std::vector<typename Curve::g1_point> v(n);
+            for (uint64_t i = 0; i < n; ++i) v[i] = p1[(i + shift) % p1.size()];
+            return v;
+        };
+        key.a = g1s(key.n_vars, 0);
+        key.b1 = g1s(key.n_vars, 1);
+        key.c = g1s(key.n_vars - key.n_public - 1, 2);
+        key.h = g1s(key.domain_size, 3);
+        key.b2.resize(key.n_vars);
+        for (uint64_t i = 0; i < key.n_vars; ++i) key.b2[i] = p2[i % p2.size()];
+        key.a[4097] = {};  // the identity (all-zero bytes) is accepted anywhere
+        for (uint64_t i = 0; i < 3 * Z::coefficient_chunk + 5; ++i)
+            key.coeffs.push_back({zkey_matrix(rng() % 2), uint32_t(rng() % key.domain_size),
+                                  uint32_t(rng() % key.n_vars), fr::random(rng)});
+        const auto path = std::filesystem::temp_directory_path() /
+                          ("cuzk_chunky_" + std::to_string(::getpid()) + "_" + std::string(Curve::name) + ".zkey");
+        write_zkey(path.string(), key);
+        std::ifstream in(path, std::ios::binary);
+        file.assign(std::istreambuf_iterator<char>(in), {});
+        std::filesystem::remove(path);
+    }
+
+    /// One per curve for the tests below (writing it is most of their time).
+    static const chunky_zkey& get() {
+        static const chunky_zkey t;
+        return t;
+    }
+
+    /// File offset of entry i of a section (a point, or a section 4 entry after its count).
+    uint64_t offset(uint32_t section, uint64_t i) const {
+        const binfile f(source_of(file, "c.zkey"), "zkey", 1);
+        const uint64_t at = f.section(section).offset;
+        switch (section) {
+            case 4: return at + 4 + i * Z::coefficient_bytes;
+            case 7: return at + i * sizeof(typename Curve::g2_point);
+            default: return at + i * sizeof(typename Curve::g1_point);
+        }
+    }
+};
+
+}  // namespace
+
+TYPED_TEST(io_readers, zkey_sections_of_many_chunks_read_back_exactly) {
+    using Z = zkey<TypeParam>;
+    const chunky_zkey<TypeParam>& t = chunky_zkey<TypeParam>::get();
+    ASSERT_EQ(Z::point_chunk_for(t.key.n_vars), 312u) << "the key no longer ends in a partial chunk";
+    const Z z = Z::read(source_of(t.file, "c.zkey"));
+    EXPECT_EQ(z.vk.ic, t.key.vk.ic);
+    EXPECT_EQ(z.a, t.key.a);
+    EXPECT_EQ(z.b1, t.key.b1);
+    EXPECT_EQ(z.b2, t.key.b2);
+    EXPECT_EQ(z.c, t.key.c);
+    EXPECT_EQ(z.h, t.key.h);
+    ASSERT_EQ(z.coeffs.size(), t.key.coeffs.size());
+    for (size_t i = 0; i < z.coeffs.size(); ++i) {
+        EXPECT_EQ(z.coeffs[i].matrix, t.key.coeffs[i].matrix) << i;
+        EXPECT_EQ(z.coeffs[i].constraint, t.key.coeffs[i].constraint) << i;
+        EXPECT_EQ(z.coeffs[i].signal, t.key.coeffs[i].signal) << i;
+        EXPECT_EQ(z.coeffs[i].value, t.key.coeffs[i].value) << i;
+    }
+}
+
+TYPED_TEST(io_readers, zkey_reports_the_first_bad_entry_across_chunks) {
+    using Z = zkey<TypeParam>;
+    const chunky_zkey<TypeParam>& t = chunky_zkey<TypeParam>::get();
+    const uint64_t chunk = Z::point_chunk_for(t.key.n_vars), last = t.key.n_vars - 1;
+    // One copy of the file, spoilt and restored in place (copies of it cost more than reading it).
+    bytes b = t.file;
+    auto read_b = [&b] { (void)Z::read(std::make_shared<memory_source>(b, "c.zkey")); };
+    // A point off the curve: its y's lowest bit flipped (y' = +-y is impossible, and y' stays
+    // below q); flipping it again restores the point.
+    auto flip = [&](uint32_t section, uint64_t i) {
+        const size_t y = (section == 7 ? 2 : 1) * sizeof(typename TypeParam::fq);
+        b[t.offset(section, i) + y] ^= 0x01;
+    };
+    for (uint64_t i : {uint64_t(0), chunk - 1, chunk, 2 * chunk + 1, last}) {
+        flip(5, i);
+        expect_decode_error(read_b, {"section 5 (A points)", "A point " + std::to_string(i) + ":", "not on the curve"});
+        flip(5, i);
+        flip(7, i);
+        expect_decode_error(read_b, {"section 7 (B2 points)", "B2 point " + std::to_string(i) + ":", "not on the curve"});
+        flip(7, i);
+    }
+    ASSERT_EQ(b, t.file);
+    // Several bad points in different chunks: the first in file order is named, wherever the
+    // threads found them.
+    for (uint64_t i : {last, 5 * chunk + 3, 3 * chunk - 1, 40 * chunk}) flip(6, i);
+    expect_decode_error(read_b, {"section 6 (B1 points)", "B1 point " + std::to_string(3 * chunk - 1) + ":"});
+    // A bad point in an earlier section wins over one in a later section.
+    flip(9, 2);
+    flip(5, 4 * chunk);
+    expect_decode_error(read_b, {"A point " + std::to_string(4 * chunk) + ":"});
+
+    // Coefficients: a matrix of 2 at chunk edges and in the last, partial chunk.
+    b = t.file;
+    const uint64_t cc = Z::coefficient_chunk, n = t.key.coeffs.size();
+    for (uint64_t i : {cc - 1, cc, 3 * cc, n - 1}) {
+        const uint32_t matrix = uint32_t(t.key.coeffs[i].matrix);
+        put32(b, t.offset(4, i), 2);
+        expect_decode_error(read_b, {"section 4 (coefficients)", "coefficient " + std::to_string(i) + ":", "matrix 2"});
+        put32(b, t.offset(4, i), matrix);
+    }
+    ASSERT_EQ(b, t.file);
+    put32(b, t.offset(4, 3 * cc + 1) + 8, t.key.n_vars);  // signal = nVars
+    put32(b, t.offset(4, cc + 2) + 4, t.key.domain_size);  // constraint = domainSize
+    expect_decode_error(read_b, {"coefficient " + std::to_string(cc + 2) + ":", "constraint 2048"});
+}
+
+TYPED_TEST(io_readers, zkey_read_errors_inside_the_parallel_read_reach_the_caller) {
+    using Z = zkey<TypeParam>;
+    const chunky_zkey<TypeParam>& t = chunky_zkey<TypeParam>::get();
+    // A source that fails one read in the middle of a section, as a failing disk would.
+    struct failing : byte_source {
+        bytes data;
+        uint64_t bad;
+        failing(bytes d, uint64_t at) : byte_source("f.zkey"), data(std::move(d)), bad(at) {}
+        uint64_t size() const override { return data.size(); }
+        void read_at(uint64_t off, void* dst, size_t n) const override {
+            if (off <= bad && bad < off + n) throw error("f.zkey: injected read failure");
+            memory_source(data, name()).read_at(off, dst, n);
+        }
+    };
+    for (auto [section, i] : {std::pair{5u, uint64_t(7000)}, std::pair{7u, uint64_t(19000)}, std::pair{4u, uint64_t(5000)}}) {
+        try {
+            (void)Z::read(std::make_shared<failing>(t.file, t.offset(section, i)));
+            ADD_FAILURE() << "section " << section << ": no error";
+        } catch (const error& e) {
+            EXPECT_NE(std::string(e.what()).find("injected read failure"), std::string::npos) << e.what();
+        }
+    }
 }
 
 // ---- zkey coefficient conversion against an independent computation ------------------------------

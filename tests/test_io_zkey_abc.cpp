@@ -112,9 +112,10 @@ TYPED_TEST_SUITE(io_zkey_abc, curves);
 TYPED_TEST(io_zkey_abc, rows_give_exactly_the_plain_loops_a_b_c) {
     using fr = typename TypeParam::fr;
     std::mt19937_64 rng(2027);
-    // 16 rows: the serial paths; 8192: the parallel build (>= 8192 rows of A and B) and
-    // evaluation (>= 4096 rows), several chunks each.
-    for (uint32_t n : {16u, 8192u}) {
+    // 16 rows: the serial paths; 8192: the parallel row sorts (>= 8192 rows of A and B) and
+    // evaluation (>= 4096 rows), several chunks each; 32768: also the parallel count and
+    // placement (>= 65536 coefficients, abc_rows::parallel_build_min).
+    for (uint32_t n : {16u, 8192u, 32768u}) {
         SCOPED_TRACE("domain " + std::to_string(n));
         const uint32_t n_signals = n / 2 + 3;
         const auto coeffs = random_coefficients<fr>(n, n_signals, rng);
@@ -122,6 +123,9 @@ TYPED_TEST(io_zkey_abc, rows_give_exactly_the_plain_loops_a_b_c) {
         EXPECT_EQ(rows.domain_size(), n);
         EXPECT_EQ(rows.entries(), distinct_nonzero_entries(coeffs));
         EXPECT_LT(rows.entries(), coeffs.size());        // the list has repeats and zeros to fold
+        if (n == 32768u) {
+            EXPECT_GE(coeffs.size(), abc_rows<fr>::parallel_build_min);
+        }
         for (int witness = 0; witness < 2; ++witness) {  // one layout, many witnesses
             const auto w = random_witness<fr>(n_signals, rng);
             const auto want = naive_abc(coeffs, n, w);
@@ -171,6 +175,21 @@ TYPED_TEST(io_zkey_abc, bad_coefficients_are_errors) {
     expect_invalid([&] { (void)abc_rows<fr>(both, n, n_signals); }, "coefficient row 20 is beyond the domain");
     both[1].signal = n_signals + 1;
     expect_invalid([&] { (void)abc_rows<fr>(both, n, n_signals); }, "coefficient signal 11 is beyond the witness");
+
+    // The same in a list long enough for the parallel checks: the first in list order, wherever
+    // the threads found their bad ones.
+    {
+        const uint32_t big = 32768, big_signals = 1000;
+        auto many = random_coefficients<fr>(big, big_signals, rng);
+        ASSERT_GE(many.size(), abc_rows<fr>::parallel_build_min);
+        const size_t m = many.size();
+        many[m - 1].signal = big_signals + 2;
+        many[m / 2 + 1].constraint = big + 3;
+        many[m / 3].signal = big_signals + 5;
+        expect_invalid([&] { (void)abc_rows<fr>(many, big, big_signals); }, "coefficient signal 1005 is beyond the witness");
+        many[m / 3].signal = 0;
+        expect_invalid([&] { (void)abc_rows<fr>(many, big, big_signals); }, "coefficient row 32771 is beyond the domain");
+    }
 
     // A layout built for n_signals, evaluated with a witness too short for the largest signal
     // any coefficient reads (even one whose coefficient is 0, as evaluate_abc did).

@@ -29,13 +29,67 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
+#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/io/bulk_vector.hpp"
 #include "cuzk/io/field_io.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 
 namespace cuzk::io {
+
+namespace zkey_detail {
+
+/// Runs decode(lo, hi, buffer) over [0, count) in chunks of `chunk` items on the OpenMP team;
+/// each call returns the first bad index in [lo, hi), or hi. One thread of the team runs `prepare`
+/// first and then joins the chunks (dynamic schedule: the others have taken more meanwhile). Each
+/// thread gets a buffer of buffer_bytes of its own. Returns the first bad index, or count; the
+/// first exception of either (none may leave a parallel region) is rethrown afterwards.
+template <class Prepare, class Decode>
+uint64_t decode_chunks(uint64_t count, uint64_t chunk, size_t buffer_bytes, Prepare&& prepare, Decode&& decode) {
+    const int64_t n = int64_t(count), step = int64_t(chunk), chunks = (n + step - 1) / step;
+    int64_t first_bad = n;
+    std::exception_ptr error;
+    auto keep = [&error] {
+#pragma omp critical(cuzk_zkey_decode_chunks)
+        if (!error) error = std::current_exception();
+    };
+#pragma omp parallel reduction(min : first_bad) if (chunks > 1)  // a team costs more than one chunk
+    {
+#pragma omp single nowait
+        try {
+            prepare();
+        } catch (...) {
+            keep();
+        }
+        std::vector<uint8_t> buffer;
+        bool have_buffer = true;
+        try {
+            buffer.resize(buffer_bytes);
+        } catch (...) {
+            keep();
+            have_buffer = false;
+        }
+#pragma omp for schedule(dynamic, 1)
+        for (int64_t c = 0; c < chunks; ++c) {
+            if (!have_buffer) continue;
+            const int64_t lo = c * step, hi = std::min(n, lo + step);
+            try {
+                const int64_t bad = int64_t(decode(uint64_t(lo), uint64_t(hi), buffer.data()));
+                if (bad < hi) first_bad = std::min(first_bad, bad);
+            } catch (...) {
+                keep();
+            }
+        }
+    }
+    if (error) std::rethrow_exception(error);
+    return uint64_t(first_bad);
+}
+
+}  // namespace zkey_detail
 
 /// Which sparse matrix a zkey coefficient belongs to.
 enum class zkey_matrix : uint32_t { a = 0, b = 1 };
@@ -114,6 +168,21 @@ struct zkey {
         return id < 11 ? names[id] : "";
     }
 
+    /// Points per chunk of the parallel read (at most): a thread reads its chunk from the source
+    /// straight into the point vector and checks it while it is in its cache (256 KiB of BN254 G1,
+    /// 768 KiB of BLS12-381 G2). Sections shorter than 64 chunks of this get smaller chunks, down
+    /// to 256 points, so that they still spread over the threads.
+    static constexpr uint64_t point_chunk = uint64_t(1) << 12;
+    /// The chunk of a section of `count` points.
+    static constexpr uint64_t point_chunk_for(uint64_t count) {
+        return std::clamp<uint64_t>(count / 64, uint64_t(1) << 8, point_chunk);
+    }
+    /// Coefficients per chunk: a thread reads its chunk into a buffer of its own (180 KiB for
+    /// BN254) and parses it from there into the coefficient vector.
+    static constexpr uint64_t coefficient_chunk = uint64_t(1) << 12;
+    /// Bytes of one section 4 entry: matrix, constraint, signal (u32 each), value.
+    static constexpr uint64_t coefficient_bytes = 12 + n8_of<fr>;
+
     /// Reads and validates a .zkey file.
     static zkey read(const std::string& path, zkey_read_options opt = {}) {
         return read(std::make_shared<file_source>(path), opt);
@@ -165,99 +234,117 @@ struct zkey {
             r.expect_end();
         }
 
-        // Every point section's size is fixed by the header: check it before allocating.
-        auto point_section = [&](uint32_t id, uint64_t count, auto& vec, std::string_view what) {
+        // Every section's size is fixed by the header: all are checked before anything is allocated.
+        auto point_section = [&](uint32_t id, uint64_t count, auto& vec) {
             using point = typename std::remove_reference_t<decltype(vec)>::value_type;
             auto r = f.reader(id);
             if (r.remaining() != count * sizeof(point))
                 throw r.fail("size " + std::to_string(r.remaining()) + " disagrees with the header: expected " +
                              std::to_string(count) + " points of " + std::to_string(sizeof(point)) + " bytes");
-            read_point_array(r, count, vec, chk, what, sub);
-            r.expect_end();
+            return std::pair{r, r.take(count * sizeof(point))};
         };
-        point_section(3, uint64_t(out.n_public) + 1, out.vk.ic, "IC point");
-        point_section(5, out.n_vars, out.a, "A point");
-        point_section(6, out.n_vars, out.b1, "B1 point");
-        point_section(7, out.n_vars, out.b2, "B2 point");
-        point_section(8, uint64_t(out.n_vars) - out.n_public - 1, out.c, "C point");
-        point_section(9, out.domain_size, out.h, "H point");
+        const uint64_t nv = out.n_vars, n_ic = uint64_t(out.n_public) + 1;
+        auto [ic_r, ic_at] = point_section(3, n_ic, out.vk.ic);
+        auto [a_r, a_at] = point_section(5, nv, out.a);
+        auto [b1_r, b1_at] = point_section(6, nv, out.b1);
+        auto [b2_r, b2_at] = point_section(7, nv, out.b2);
+        auto [c_r, c_at] = point_section(8, nv - n_ic, out.c);
+        auto [h_r, h_at] = point_section(9, out.domain_size, out.h);
+        auto coef_r = f.reader(4);
+        const uint32_t n_coeffs = coef_r.u32();
+        if (coef_r.remaining() != uint64_t(n_coeffs) * coefficient_bytes)
+            throw coef_r.fail("size disagrees with nCoeffs = " + std::to_string(n_coeffs) + " (expected " +
+                              std::to_string(uint64_t(n_coeffs) * coefficient_bytes + 4) + " bytes)");
+        const uint64_t coef_at = coef_r.take(uint64_t(n_coeffs) * coefficient_bytes);
 
-        {
-            auto r = f.reader(4);
-            const uint32_t n = r.u32();
-            constexpr uint64_t entry = 12 + n8_of<fr>;
-            if (r.remaining() != uint64_t(n) * entry)
-                throw r.fail("size disagrees with nCoeffs = " + std::to_string(n) + " (expected " +
-                             std::to_string(uint64_t(n) * entry + 4) + " bytes)");
-            resize_for_bulk_read(out.coeffs, n);
-            // Parsed in parallel chunks straight from the source (as the points are); the first
-            // bad entry is found by a min reduction and described afterwards.
-            const byte_source& src = r.source();
-            const uint64_t at = r.take(uint64_t(n) * entry);
-            const uint32_t domain = out.domain_size, vars = out.n_vars;
-            // One entry: matrix, constraint, signal (u32 each), then s = c*R^2 mod r. Read as a
-            // Montgomery form, s is the element c*R, whose canonical integer c*R is the
-            // Montgomery form of c: one reduction undoes it. Returns why it is bad, or nullptr.
-            auto parse = [domain, vars](const uint8_t* b, zkey_coefficient<fr>& e) -> const char* {
-                auto u32_at = [b](size_t o) {
-                    return uint32_t(b[o]) | uint32_t(b[o + 1]) << 8 | uint32_t(b[o + 2]) << 16 | uint32_t(b[o + 3]) << 24;
-                };
-                const uint32_t m = u32_at(0);
-                e.constraint = u32_at(4);
-                e.signal = u32_at(8);
-                typename fr::integer stored{};
-                std::memcpy(&stored, b + 12, n8_of<fr>);
-                if (m > 1) return "matrix is neither 0 (A) nor 1 (B)";
-                if (e.constraint >= domain) return "constraint is not below domainSize";
-                if (e.signal >= vars) return "signal is not below nVars";
-                if (!below_modulus<fr>(stored)) return "value is not below the modulus r";
-                e.matrix = zkey_matrix(m);
-                e.value = fr::from_montgomery_unchecked(fr::from_montgomery_unchecked(stored).to_canonical());
-                return nullptr;
-            };
-            // Batches through one buffer allocated here (nothing may throw inside the parallel
-            // region), each cut into chunks that the threads read and parse.
-            constexpr int64_t batch = int64_t(1) << 18, chunk = int64_t(1) << 12;
-            const int64_t count = int64_t(n);
-            int64_t first_bad = count;
-            std::exception_ptr io_error;
-            std::vector<uint8_t> buf(size_t(std::min(count, batch)) * entry);
-            for (int64_t b0 = 0; b0 < count && first_bad == count && !io_error; b0 += batch) {
-                const int64_t b1 = std::min(count, b0 + batch), chunks = (b1 - b0 + chunk - 1) / chunk;
-#pragma omp parallel for reduction(min : first_bad) schedule(dynamic, 2)
-                for (int64_t c = 0; c < chunks; ++c) {
-                    const int64_t lo = b0 + c * chunk, hi = std::min(b1, lo + chunk);
-                    uint8_t* bytes = buf.data() + size_t(lo - b0) * entry;
-                    try {
-                        src.read_at(at + uint64_t(lo) * entry, bytes, size_t(hi - lo) * entry);
-                    } catch (...) {
-#pragma omp critical(cuzk_zkey_coefficients)
-                        if (!io_error) io_error = std::current_exception();
-                        continue;
-                    }
-                    for (int64_t i = lo; i < hi; ++i)
-                        if (parse(bytes + size_t(i - lo) * entry, out.coeffs[size_t(i)]) != nullptr) {
-                            first_bad = std::min(first_bad, i);
-                            break;
-                        }
-                }
-            }
-            if (io_error) std::rethrow_exception(io_error);
-            if (first_bad < count) {
-                uint8_t b[entry];
-                src.read_at(at + uint64_t(first_bad) * entry, b, entry);
-                zkey_coefficient<fr> e{};
-                const char* why = parse(b, e);
-                const uint32_t m = uint32_t(b[0]) | uint32_t(b[1]) << 8 | uint32_t(b[2]) << 16 | uint32_t(b[3]) << 24;
-                std::string detail = why;
-                if (m > 1) detail = "matrix " + std::to_string(m) + " is neither 0 (A) nor 1 (B)";
-                else if (e.constraint >= domain) detail = "constraint " + std::to_string(e.constraint) + " is not below domainSize";
-                else if (e.signal >= vars) detail = "signal " + std::to_string(e.signal) + " is not below nVars";
-                throw r.fail("coefficient " + std::to_string(first_bad) + ": " + detail);
-            }
-            r.expect_end();
-        }
+        // Sections are read one after the other, each by the whole team, while one thread of the
+        // team first allocates the next one: zeroing fresh memory (and, in a VM, the host backing
+        // it) is then overlapped with checking points instead of running on one core before them.
+        // The first big vector is allocated up front, its pages touched by the whole team.
+        const byte_source& bytes = f.source();
+        resize_for_bulk_read(out.vk.ic, n_ic);
+        resize_for_bulk_read(out.a, nv, 0, first_touch::team);
+        auto next = [](auto& vec, uint64_t count) { return [&vec, count] { resize_for_bulk_read(vec, count); }; };
+        read_points(bytes, ic_r, ic_at, out.vk.ic, chk, sub, "IC point", [] {});
+        read_points(bytes, a_r, a_at, out.a, chk, sub, "A point", next(out.b1, nv));
+        read_points(bytes, b1_r, b1_at, out.b1, chk, sub, "B1 point", next(out.b2, nv));
+        read_points(bytes, b2_r, b2_at, out.b2, chk, sub, "B2 point", next(out.c, nv - n_ic));
+        read_points(bytes, c_r, c_at, out.c, chk, sub, "C point", next(out.h, uint64_t(out.domain_size)));
+        read_points(bytes, h_r, h_at, out.h, chk, sub, "H point", next(out.coeffs, uint64_t(n_coeffs)));
+        read_coefficients(bytes, coef_r, coef_at, out);
         return out;
+    }
+
+private:
+    /// Reads the `vec.size()` points at `at` into vec in parallel chunks and checks them (every
+    /// coordinate below q; on the curve if chk; in the subgroup if sub), `prepare` running on one
+    /// thread meanwhile. Throws r.fail naming the first bad point.
+    template <class Point, class Prepare>
+    static void read_points(const byte_source& src, const section_reader& r, uint64_t at, std::vector<Point>& vec,
+                            bool chk, bool sub, std::string_view what, Prepare&& prepare) {
+        static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
+        auto bad = [chk, sub](const Point& p) -> const char* {
+            if (!detail::coordinates_canonical(p.x) || !detail::coordinates_canonical(p.y))
+                return "coordinate is not below the modulus q";
+            if ((chk || sub) && !p.is_on_curve()) return "point is not on the curve";
+            if (sub && !is_in_subgroup(p)) return "point is not in the prime-order subgroup";
+            return nullptr;
+        };
+        const uint64_t first_bad = zkey_detail::decode_chunks(
+            vec.size(), point_chunk_for(vec.size()), 0, std::forward<Prepare>(prepare),
+            [&](uint64_t lo, uint64_t hi, uint8_t*) {
+                src.read_at(at + lo * sizeof(Point), vec.data() + lo, size_t(hi - lo) * sizeof(Point));
+                for (uint64_t i = lo; i < hi; ++i)
+                    if (bad(vec[i]) != nullptr) return i;
+                return hi;
+            });
+        if (first_bad < vec.size())
+            throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " + bad(vec[first_bad]));
+    }
+
+    /// Section 4's entries at `at` into out.coeffs (sized already), in parallel chunks; throws
+    /// r.fail naming the first bad entry.
+    static void read_coefficients(const byte_source& src, const section_reader& r, uint64_t at, zkey& out) {
+        const uint32_t domain = out.domain_size, vars = out.n_vars;
+        // One entry: matrix, constraint, signal (u32 each), then s = c*R^2 mod r. Read as a
+        // Montgomery form, s is the element c*R, whose canonical integer c*R is the Montgomery
+        // form of c: one reduction undoes it. Returns why it is bad, or nullptr.
+        auto parse = [domain, vars](const uint8_t* b, zkey_coefficient<fr>& e) -> const char* {
+            const uint32_t m = binfile::le32(b);
+            e.constraint = binfile::le32(b + 4);
+            e.signal = binfile::le32(b + 8);
+            typename fr::integer stored{};
+            std::memcpy(&stored, b + 12, n8_of<fr>);
+            if (m > 1) return "matrix is neither 0 (A) nor 1 (B)";
+            if (e.constraint >= domain) return "constraint is not below domainSize";
+            if (e.signal >= vars) return "signal is not below nVars";
+            if (!below_modulus<fr>(stored)) return "value is not below the modulus r";
+            e.matrix = zkey_matrix(m);
+            e.value = fr::from_montgomery_unchecked(fr::from_montgomery_unchecked(stored).to_canonical());
+            return nullptr;
+        };
+        zkey_coefficient<fr>* coeffs = out.coeffs.data();
+        const uint64_t count = out.coeffs.size();
+        const uint64_t first_bad = zkey_detail::decode_chunks(
+            count, coefficient_chunk, size_t(coefficient_chunk * coefficient_bytes), [] {},
+            [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
+                src.read_at(at + lo * coefficient_bytes, buf, size_t(hi - lo) * coefficient_bytes);
+                for (uint64_t i = lo; i < hi; ++i)
+                    if (parse(buf + (i - lo) * coefficient_bytes, coeffs[i]) != nullptr) return i;
+                return hi;
+            });
+        if (first_bad < count) {
+            uint8_t b[coefficient_bytes];
+            src.read_at(at + first_bad * coefficient_bytes, b, coefficient_bytes);
+            zkey_coefficient<fr> e{};
+            const char* why = parse(b, e);
+            const uint32_t m = binfile::le32(b);
+            std::string detail = why;
+            if (m > 1) detail = "matrix " + std::to_string(m) + " is neither 0 (A) nor 1 (B)";
+            else if (e.constraint >= domain) detail = "constraint " + std::to_string(e.constraint) + " is not below domainSize";
+            else if (e.signal >= vars) detail = "signal " + std::to_string(e.signal) + " is not below nVars";
+            throw r.fail("coefficient " + std::to_string(first_bad) + ": " + detail);
+        }
     }
 };
 

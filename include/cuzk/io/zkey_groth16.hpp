@@ -21,6 +21,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -109,6 +110,10 @@ groth16::proof<groth16_curve_t<Curve>> to_groth16(const groth16_proof<Curve>& p)
 template <class Fr>
 class abc_rows {
 public:
+    /// Coefficient lists at least this long are counted and placed in rows by all threads
+    /// (below it, starting them costs more: a choice, not a measured threshold).
+    static constexpr size_t parallel_build_min = size_t(1) << 16;
+
     /// No rows (domain size 0): evaluate gives an empty vector.
     abc_rows() = default;
 
@@ -121,24 +126,46 @@ public:
         if (coeffs.size() > UINT32_MAX)
             throw invalid_argument("evaluate_abc: " + std::to_string(coeffs.size()) +
                                    " coefficients, more than 2^32 - 1");
-        // Counting sort by row (A rows 0 .. n-1, then B rows n .. 2n-1), stable: list order
-        // within a row. start_[r + 1] first counts row r's entries.
+        // Counting sort by row (A rows 0 .. n-1, then B rows n .. 2n-1), in parallel: start_[r + 1]
+        // first counts row r's entries (atomic increments), then each entry takes the next slot
+        // of its row. The order within a row is then the threads', not the list's: the rows are
+        // sorted by signal and repeated signals added up below, so the result does not depend on
+        // it. The checks find the first bad coefficient in list order (a min reduction).
+        const int64_t m = int64_t(coeffs.size());
+        const bool parallel = coeffs.size() >= parallel_build_min;
         start_.assign(rows + 1, 0);
-        for (const auto& e : coeffs) {
+        int64_t first_bad = m;
+        size_t needed = 0;
+#pragma omp parallel for schedule(static) reduction(min : first_bad) reduction(max : needed) if (parallel)
+        for (int64_t i = 0; i < m; ++i) {
+            const auto& e = coeffs[size_t(i)];
+            if (e.signal >= n_signals || e.constraint >= n) {
+                first_bad = std::min(first_bad, i);
+                continue;
+            }
+            std::atomic_ref<uint32_t>(start_[row_of(e) + 1]).fetch_add(1, std::memory_order_relaxed);
+            needed = std::max(needed, size_t(e.signal) + 1);
+        }
+        if (first_bad < m) {
+            const auto& e = coeffs[size_t(first_bad)];
             if (e.signal >= n_signals)
                 throw invalid_argument("evaluate_abc: coefficient signal " + std::to_string(e.signal) +
                                        " is beyond the witness (" + std::to_string(n_signals) + " values)");
-            if (e.constraint >= n)
-                throw invalid_argument("evaluate_abc: coefficient row " + std::to_string(e.constraint) +
-                                       " is beyond the domain (" + std::to_string(n) + " rows)");
-            ++start_[row_of(e) + 1];
-            signals_needed_ = std::max<size_t>(signals_needed_, size_t(e.signal) + 1);
+            throw invalid_argument("evaluate_abc: coefficient row " + std::to_string(e.constraint) +
+                                   " is beyond the domain (" + std::to_string(n) + " rows)");
         }
+        signals_needed_ = needed;
         for (size_t r = 0; r < rows; ++r) start_[r + 1] += start_[r];
-        resize_for_bulk_read(entries_, coeffs.size());  // huge pages: 4 KiB page faults were half the build time
+        // Huge pages, touched by both cores: 4 KiB page faults were half the build time.
+        resize_for_bulk_read(entries_, coeffs.size(), 0, first_touch::team);
         {
             std::vector<uint32_t> next(start_.begin(), start_.end() - 1);
-            for (const auto& e : coeffs) entries_[next[row_of(e)]++] = {e.signal, general, e.value};
+#pragma omp parallel for schedule(static) if (parallel)
+            for (int64_t i = 0; i < m; ++i) {
+                const auto& e = coeffs[size_t(i)];
+                const uint32_t at = std::atomic_ref<uint32_t>(next[row_of(e)]).fetch_add(1, std::memory_order_relaxed);
+                entries_[at] = {e.signal, general, e.value};
+            }
         }
         // Per row: sort by signal, add up repeated signals, drop zeros, mark 1 and -1 (in place;
         // kept[r] = what is left of row r). Nothing here throws or allocates.

@@ -1,9 +1,15 @@
 // Times io::zkey::read on a large synthetic Groth16 zkey and reports peak RSS (which shows
 // that the reader holds one copy of the key: peak RSS ~ file size).
-//   zkey_read_timing LOG2_SIZE bn128|bls12381 [DIR]
-// Writes DIR/cuzk_zkey_read_timing.zkey (nVars = domainSize = 2^LOG2_SIZE, 2^(LOG2_SIZE+1)
-// coefficients; points cycle through 64 random curve points), reads it 3 times with and
-// without on-curve checks, prints the median times, and deletes the file.
+//   zkey_read_timing LOG2_SIZE bn128|bls12381 [DIR]      write DIR/cuzk_zkey_read_timing.zkey, time
+//                                                        3 reads with and without on-curve checks,
+//                                                        print the medians, delete the file
+//   zkey_read_timing --write LOG2_SIZE bn128|bls12381 FILE   only write the key
+//   zkey_read_timing --read FILE bn128|bls12381 [REPS]       time REPS (default 5) checked reads of
+//                                                        an existing key, then the abc_rows build
+//                                                        of the last one (what cuzk-prove does)
+// The key: nVars = domainSize = 2^LOG2_SIZE, 2^(LOG2_SIZE+1) coefficients, points cycling through
+// 64 random curve points. --read exists so that two builds can be timed interleaved on one file;
+// warm it first (cat FILE > /dev/null): the machine's page cache is reclaimed when idle.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -15,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/io/zkey.hpp"
+#include "cuzk/io/zkey_groth16.hpp"
 #include "test_io_synth.hpp"
 
 using namespace cuzk::io;
@@ -95,13 +101,71 @@ void run(uint32_t log_n, const std::string& dir) {
     std::filesystem::remove(path);
 }
 
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// User + system CPU time of this process so far.
+double cpu_seconds() {
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    auto s = [](const timeval& t) { return double(t.tv_sec) + 1e-6 * double(t.tv_usec); };
+    return s(ru.ru_utime) + s(ru.ru_stime);
+}
+
+template <class Curve>
+void read_existing(const std::string& path, int reps) {
+    const double mb = double(std::filesystem::file_size(path)) / 1e6;
+    std::vector<double> t;
+    zkey<Curve> z;
+    for (int rep = 0; rep < reps; ++rep) {
+        z = {};  // the previous key's memory is returned before the next read
+        const double cpu0 = cpu_seconds();
+        const auto t0 = std::chrono::steady_clock::now();
+        z = zkey<Curve>::read(path);
+        t.push_back(seconds_since(t0));
+        std::printf("read %d: %.3f s (%.0f MB/s), %.3f CPU-s\n", rep, t.back(), mb / t.back(), cpu_seconds() - cpu0);
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    abc_rows<typename Curve::fr> rows(z.coeffs, z.domain_size, z.n_vars);
+    const double rows_s = seconds_since(t0);
+    std::sort(t.begin(), t.end());
+    struct rusage ru {};
+    getrusage(RUSAGE_SELF, &ru);
+    std::printf("%s %s: file %.0f MB, checked read median %.3f s (%.3f-%.3f, %.0f MB/s), abc_rows %.3f s "
+                "(%zu entries), peak RSS %.0f MB\n",
+                Curve::name.data(), path.c_str(), mb, t[t.size() / 2], t.front(), t.back(), mb / t[t.size() / 2],
+                rows_s, rows.entries(), double(ru.ru_maxrss) / 1e3);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 3) {
-        std::fprintf(stderr, "usage: %s LOG2_SIZE bn128|bls12381 [DIR]\n", argv[0]);
+    const std::string mode = argc > 1 ? argv[1] : "";
+    auto usage = [&] {
+        std::fprintf(stderr,
+                     "usage: %s LOG2_SIZE bn128|bls12381 [DIR]\n"
+                     "       %s --write LOG2_SIZE bn128|bls12381 FILE\n"
+                     "       %s --read FILE bn128|bls12381 [REPS]\n",
+                     argv[0], argv[0], argv[0]);
         return 2;
+    };
+    if (mode == "--write") {
+        if (argc != 5) return usage();
+        const uint32_t k = uint32_t(std::stoul(argv[2]));
+        if (std::string(argv[3]) == "bls12381") write_key<bls12381>(argv[4], k);
+        else write_key<bn128>(argv[4], k);
+        return 0;
     }
+    if (mode == "--read") {
+        if (argc < 4) return usage();
+        const int reps = argc > 4 ? std::stoi(argv[4]) : 5;
+        if (reps < 1) return usage();
+        if (std::string(argv[3]) == "bls12381") read_existing<bls12381>(argv[2], reps);
+        else read_existing<bn128>(argv[2], reps);
+        return 0;
+    }
+    if (argc < 3) return usage();
     const uint32_t k = uint32_t(std::stoul(argv[1]));
     const std::string dir = argc > 3 ? argv[3] : std::filesystem::temp_directory_path().string();
     if (std::string(argv[2]) == "bls12381") run<bls12381>(k, dir);
