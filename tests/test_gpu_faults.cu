@@ -4,7 +4,7 @@
 // the k-th is made to fail, and
 //   - the prover throws cuda_error naming the call that failed (an injected failure skips the
 //     call: a failed allocation leaves nothing allocated);
-//   - the budget's accounting and the device pool's live bytes return exactly to their level,
+//   - the budget's accounting and the pools' live bytes (the device's and the context's) return exactly to their level,
 //     cudaMemGetInfo to within device_tolerance; measured after cudaDeviceSynchronize and
 //     cudaMemPoolTrimTo(pool, 0) from the test (device_memory::settled), since the prover never
 //     synchronises or trims the device and the failed proof's queued work may still be running;
@@ -151,7 +151,7 @@ struct level {
     long fds, threads;
     static level now(gpu_context& g) {
         const auto host = test::process_resources::now();
-        return {g.budget().used(), test::device_memory::settled(g.device()), host.fds, host.threads};
+        return {g.budget().used(), test::device_memory::settled(g.device(), g.pool().get()), host.fds, host.threads};
     }
 };
 

@@ -78,6 +78,38 @@ TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
     }
 }
 
+// A proof's buffers come from the context's own pool (gpu_context::pool): afterwards the pool
+// has no live allocation but keeps the memory, so the next proof maps nothing new, and the
+// device's default pool (resident key and circuit) holds no more than before the proofs.
+TYPED_TEST(ProverGpuTest, ProofBuffersComeFromTheContextPool) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    fixture<C> f(10, 0.5, 61);
+    gpu_context gpu(0, kBudget);
+    prover<C, cuda_policy<>> p(f.pk, gpu, shared_system(f));
+    ASSERT_TRUE(p.circuit_resident()) << p.circuit_fallback_reason();
+    EXPECT_EQ(gpu.pool().reserved_bytes(), 0u) << "the constructor took per-proof memory";
+    cudaMemPool_t device_pool = nullptr;
+    CUZK_CUDA_CHECK(cudaDeviceGetMemPool(&device_pool, 0));
+    auto device_pool_used = [&] {
+        CUZK_CUDA_CHECK(cudaDeviceSynchronize());  // every stream-ordered free has run
+        uint64_t used = 0;
+        CUZK_CUDA_CHECK(cudaMemPoolGetAttribute(device_pool, cudaMemPoolAttrUsedMemCurrent, &used));
+        return used;
+    };
+    const uint64_t resident = device_pool_used();
+    std::mt19937_64 r(62);
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(f.ckt.assignment, r)));
+    EXPECT_EQ(device_pool_used(), resident);
+    EXPECT_EQ(gpu.pool().used_bytes(), 0u);
+    const uint64_t kept = gpu.pool().reserved_bytes();
+    EXPECT_GE(kept, 3 * f.pk->domain_size() * sizeof(typename C::fr));  // a, b, c at least
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(f.ckt.assignment, r)));
+    EXPECT_EQ(device_pool_used(), resident);
+    EXPECT_EQ(gpu.pool().used_bytes(), 0u);
+    EXPECT_EQ(gpu.pool().reserved_bytes(), kept) << "the second proof mapped new memory";
+}
+
 // A density-compressed key (Filecoin's shape: A and B only for non-empty columns) gives the dense
 // key's proof on the GPU too, for host- and GPU-evaluated a, b, c, with tables, and with B2 on the
 // CPU; the synthetic circuit leaves B columns empty, so the compressed B MSMs are shorter.

@@ -95,7 +95,7 @@ TYPED_TEST(SoakGpu, resident_prover_returns_to_baseline) {
         test::device_memory vram;
         test::process_resources host;
         static level now(gpu_context& g) {
-            return {g.budget().used(), test::device_memory::now(g.device()), test::process_resources::now()};
+            return {g.budget().used(), test::device_memory::now(g.device(), g.pool().get()), test::process_resources::now()};
         }
     };
     const level base = level::now(gpu);

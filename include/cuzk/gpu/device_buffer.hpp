@@ -16,8 +16,11 @@ template <class T>
 class device_buffer {
 public:
     device_buffer() = default;
-    device_buffer(size_t n, cudaStream_t s) : n_(n), s_(s) {
-        if (n != 0) CUZK_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), s));
+    /// From `pool` (a gpu::memory_pool) or, when null, the device's default pool.
+    device_buffer(size_t n, cudaStream_t s, cudaMemPool_t pool = nullptr) : n_(n), s_(s) {
+        if (n == 0) return;
+        if (pool == nullptr) CUZK_CUDA_CHECK(cudaMallocAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), s));
+        else CUZK_CUDA_CHECK(cudaMallocFromPoolAsync(reinterpret_cast<void**>(&p_), n * sizeof(T), pool, s));
     }
     ~device_buffer() { reset(); }
     device_buffer(const device_buffer&) = delete;

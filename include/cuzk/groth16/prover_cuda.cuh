@@ -15,7 +15,8 @@
 //                                             constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
 // and the proof is assembled on the host. Under the device policy one lock covers both phases;
 // under none the caller serialises. Nothing waits on the whole device: every allocation is
-// stream-ordered (cudaMallocAsync), every wait is a stream synchronisation. With a stage_times,
+// stream-ordered (the per-proof buffers from the gpu_context's memory pool, which keeps them
+// mapped between proofs), every wait is a stream synchronisation. With a stage_times,
 // each GPU stage also gets its interval on the stream from CUDA timing events (gpu_stage_clock).
 // Every path that touches the device makes the prover's device current first (the constructor
 // through its first member, prove, the destructor).
@@ -115,9 +116,11 @@ struct device_key {
     }
     /// Allocates all vectors on `s` and uploads each on `copy`, recording `ready[k]` after vector k
     /// (order: a, b_g1, b_g2, l, h) so that compute can wait for exactly what it needs.
-    device_key(const proving_key<Curve>& pk, cudaStream_t s, cudaStream_t copy, cudaEvent_t* ready)
-        : a(pk.a.size(), s), b_g1(pk.b_g1.size(), s), l(pk.l.size(), s), h(pk.h.size(), s), b_g2(pk.b_g2.size(), s),
-          uploads_(copy) {
+    /// From `pool` when given (a per-proof key: gpu_context's pool), else the device's default pool.
+    device_key(const proving_key<Curve>& pk, cudaStream_t s, cudaStream_t copy, cudaEvent_t* ready,
+               cudaMemPool_t pool = nullptr)
+        : a(pk.a.size(), s, pool), b_g1(pk.b_g1.size(), s, pool), l(pk.l.size(), s, pool), h(pk.h.size(), s, pool),
+          b_g2(pk.b_g2.size(), s, pool), uploads_(copy) {
         if (copy != s) {  // the copies must see the allocations
             cudaEvent_t allocated = ready[0];
             CUZK_CUDA_CHECK(cudaEventRecord(allocated, s));
@@ -406,24 +409,26 @@ private:
         // Memory phase: budget, buffers, uploads (all on this worker's stream).
         auto reservation = timer.time("reserve VRAM", [&] { return gpu_.budget().reserve(per_proof_bytes()); });
         gpu::wait_on_unwind frees_done(st);  // on an error, the budget returns once the frees below ran
+        // Per-proof buffers from the context's pool, which keeps them mapped for the next proof.
+        const cudaMemPool_t pool = gpu_.pool().get();
         gpu::device_buffer<fr> d_abc, d_z, d_za, d_zb;  // d_za, d_zb: z at A's and B's present variables
         gpu::device_buffer<char> d_ws;
         gpu::device_buffer<unsigned long long> d_first_bad;
         gpu_clock.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
-            d_abc = gpu::device_buffer<fr>(3 * n, st);
-            d_z = gpu::device_buffer<fr>(nv, st);
-            d_ws = gpu::device_buffer<char>(msm_workspace_bytes(), st);
-            d_first_bad = gpu::device_buffer<unsigned long long>(1, st);
+            d_abc = gpu::device_buffer<fr>(3 * n, st, pool);
+            d_z = gpu::device_buffer<fr>(nv, st, pool);
+            d_ws = gpu::device_buffer<char>(msm_workspace_bytes(), st, pool);
+            d_first_bad = gpu::device_buffer<unsigned long long>(1, st, pool);
             // Through the page-locked ring: a pageable witness otherwise crawls at ~6 GB/s.
             if (host_abc) staging_.upload(d_abc.data(), host_abc->data(), 3 * n * sizeof(fr), st);
             staging_.upload(d_z.data(), z.data(), nv * sizeof(fr), st);
-            d_za = gather_present(a_index_, d_z.data(), st);
-            d_zb = gather_present(b_index_, d_z.data(), st);
+            d_za = gather_present(a_index_, d_z.data(), st, pool);
+            d_zb = gather_present(b_index_, d_z.data(), st, pool);
         });
         std::unique_ptr<detail::device_key<Curve>> per_proof_key;
         if constexpr (Stage == staging::streamed) {
             // Key vectors go up on the copy stream while the NTTs and earlier MSMs run.
-            if (!resident_) per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, copy, ev.e);
+            if (!resident_) per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, copy, ev.e, pool);
         }
         memory.unlock();
 
@@ -432,7 +437,7 @@ private:
         if constexpr (Lock == lock_granularity::split) compute = detail::maybe_lock(gpu_.compute_mutex());
         if (!resident_ && !per_proof_key) {  // on-demand: allocate and upload inside the compute lock
             gpu_clock.time("upload key", [&] {
-                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, ev.e);
+                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, ev.e, pool);
             });
         }
         const detail::device_key<Curve>& dk = resident_ ? *resident_ : *per_proof_key;
@@ -560,9 +565,9 @@ private:
     /// z at the given indices (a compressed key's MSM scalars), gathered on the device; empty
     /// when `index` is (dense).
     static gpu::device_buffer<fr> gather_present(const gpu::device_buffer<uint32_t>& index, const fr* z,
-                                                 cudaStream_t st) {
+                                                 cudaStream_t st, cudaMemPool_t pool) {
         if (index.size() == 0) return {};
-        gpu::device_buffer<fr> out(index.size(), st);
+        gpu::device_buffer<fr> out(index.size(), st, pool);
         const unsigned block = 256;
         detail::gather_kernel<fr><<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(
             out.data(), z, index.data(), index.size());
