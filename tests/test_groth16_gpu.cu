@@ -16,6 +16,18 @@
 #include "gpu_test.hpp"
 #include "groth16_curves.hpp"
 
+// A policy the caller writes, in the caller's namespace (policy.hpp's cuda_prover_policy: any
+// type with these four constants) selects the CUDA backend like the shipped cuda_policy.
+namespace callers {
+struct gpu_policy {
+    static constexpr cuzk::groth16::backend where = cuzk::groth16::backend::cuda;
+    static constexpr cuzk::groth16::lock_granularity locking = cuzk::groth16::lock_granularity::device;
+    static constexpr cuzk::groth16::staging stage = cuzk::groth16::staging::streamed;
+    static constexpr bool g2_on_gpu = true;
+};
+static_assert(cuzk::groth16::cuda_prover_policy<gpu_policy>);
+}  // namespace callers
+
 namespace {
 
 using namespace cuzk;
@@ -252,6 +264,7 @@ TYPED_TEST(ProverGpuTest, EveryPolicyMatchesTheCpuProver) {
         expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::prestaged>>(f, gpu, 5);
         expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::streamed>>(f, gpu, 6);
         expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::on_demand, false>>(f, gpu, 7);
+        expect_same_as_cpu<C, callers::gpu_policy>(f, gpu, 8);
         EXPECT_EQ(gpu.budget().used(), 0u);  // every prover gave its key reservation back
     }
 }

@@ -31,6 +31,23 @@ namespace {
 using namespace cuzk;
 using namespace cuzk::groth16;
 
+// policy.hpp: the CUDA prover takes any type with cuda_policy's four constants, and nothing else.
+struct lacks_g2_placement {
+    static constexpr backend where = backend::cuda;
+    static constexpr lock_granularity locking = lock_granularity::split;
+    static constexpr staging stage = staging::prestaged;
+};
+struct host_policy_with_cuda_members {
+    static constexpr backend where = backend::cpu;
+    static constexpr lock_granularity locking = lock_granularity::split;
+    static constexpr staging stage = staging::prestaged;
+    static constexpr bool g2_on_gpu = true;
+};
+static_assert(cuda_prover_policy<cuda_policy<lock_granularity::none, staging::streamed, false>>);
+static_assert(!cuda_prover_policy<cpu_policy>);
+static_assert(!cuda_prover_policy<lacks_g2_placement>);
+static_assert(!cuda_prover_policy<host_policy_with_cuda_members>);
+
 template <class C>
 class ProverTest : public ::testing::Test {};
 TYPED_TEST_SUITE(ProverTest, test::groth16_curves);

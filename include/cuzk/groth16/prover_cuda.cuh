@@ -52,15 +52,6 @@
 
 namespace cuzk::groth16 {
 
-/// A CUDA prover policy. Workers per GPU is how many threads the caller runs prove() from.
-template <lock_granularity Lock = lock_granularity::split, staging Stage = staging::prestaged, bool G2OnGpu = true>
-struct cuda_policy {
-    static constexpr backend where = backend::cuda;
-    static constexpr lock_granularity locking = Lock;
-    static constexpr staging stage = Stage;
-    static constexpr bool g2_on_gpu = G2OnGpu;
-};
-
 /// Runtime choices of the CUDA prover (the policy holds the structural ones).
 struct cuda_prover_options {
     /// With a resident key, also keep tables of shifted bases (msm/fixed_bases.cuh) for its G1
@@ -238,9 +229,13 @@ private:
 
 }  // namespace detail
 
-template <class Curve, lock_granularity Lock, staging Stage, bool G2OnGpu>
-class prover<Curve, cuda_policy<Lock, Stage, G2OnGpu>> {
-    using policy = cuda_policy<Lock, Stage, G2OnGpu>;
+/// The CUDA backend, for any policy type with cuda_policy's four constants (policy.hpp).
+template <class Curve, cuda_prover_policy Policy>
+class prover<Curve, Policy> {
+    using policy = Policy;
+    static constexpr lock_granularity Lock = Policy::locking;
+    static constexpr staging Stage = Policy::stage;
+    static constexpr bool G2OnGpu = Policy::g2_on_gpu;
     using G1 = typename Curve::g1;
     using G2 = typename Curve::g2;
 
