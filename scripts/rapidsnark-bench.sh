@@ -36,7 +36,18 @@
 # node_modules), CIRCOM (a circom 2 binary or circom2 wrapper; default the repo's
 # node_modules/.bin/circom2; "none" skips the circom fixture), FIXTURES ("synthetic mulchain" by
 # default), SEED (cuzk-setup seed, default 1), RAPIDSNARK_DESC (a line naming rapidsnark's
-# commits, copied into the report).
+# commits, copied into the report), RAPIDSNARK_STAGES (optional: a copy of rapidsnark's prover
+# built with stage markers, run STAGE_RUNS times (default 3) per fixture after the timed rounds,
+# never timed with them; its stage table, medians in ms, goes into the report).
+#
+# The stage copy: rapidsnark's src/logging.hpp with LOG_TRACE(x) defined to print
+# "[rs-stage] <ms since the first marker> ms <x>" to stderr (LOG_DEBUG left empty), plus markers
+# "main: start" and "main: zkey and wtns mapped" around main_prover.cpp's two FileLoaders and
+# "prover made, wtns header read" / "proof done" around prover.cpp's prover->prove(wtnsData).
+# Stages are the differences between markers: read = start .. "Start Multiexp A" (mapping both
+# files, parsing the headers, making the prover), the MSMs A, B1, B2, C, then "a, b, c" (Start
+# Initializing a b c A .. Initializing fft), "H step" (.. Start Multiexp H: 3 iFFT, 3 shifts, 3 FFT,
+# a*b-c), "MSM H" (.. proof done).
 set -uo pipefail
 [ $# -ge 3 ] || { echo "usage: $0 OUTDIR CUZK_PROVE RAPIDSNARK_PROVER [LOG_SIZES] [REPS]" >&2; exit 2; }
 out=$1
@@ -102,6 +113,17 @@ timed() {
     rm -f "$tf"
     t_cpu=$(awk -v u="$u" -v s="$s" 'BEGIN {printf "%.2f", u + s}')
     t_other=$(awk -v b0="$b0" -v b1="$b1" -v hz="$hz" -v c="$t_cpu" 'BEGIN {x = (b1 - b0) / hz - c; if (x < 0) x = 0; printf "%.2f", x}')
+}
+
+# One run of the stage copy (its [rs-stage] lines) as "stage ms" lines.
+rs_stage_table() {
+    awk '/^\[rs-stage\]/ {t = $2; $1 = $2 = $3 = ""; sub(/^ +/, ""); m[$0] = t}
+         END {
+             split("read|MSM A|MSM B1|MSM B2|MSM C|a, b, c|H step|MSM H|total (markers)", name, "|")
+             split("main: start|Start Multiexp A|Start Multiexp B1|Start Multiexp B2|Start Multiexp C|Start Initializing a b c A|Initializing fft|Start Multiexp H|proof done", at, "|")
+             for (i = 1; i <= 8; ++i) printf "%s\t%.1f\n", name[i], m[at[i + 1]] - m[at[i]]
+             printf "%s\t%.1f\n", name[9], m["proof done"] - m["main: start"]
+         }' "$1"
 }
 
 # ---- fixtures -------------------------------------------------------------------------------
@@ -238,6 +260,18 @@ for k in $sizes; do
         echo "   rapidsnark $(fmt3 "$rs_med") s, cuzk $(fmt3 "$cz_med") s: cuzk $ratio (load $l0 -> $l1)" >&2
         # Keep cuzk's per-stage table of its last timed run.
         [ -f "$d/cuzk_$reps.log" ] && cp "$d/cuzk_$reps.log" "$d/cuzk_stages.txt"
+        if [ -n "${RAPIDSNARK_STAGES:-}" ]; then
+            rm -f "$d/rapidsnark_stages.txt"
+            for r in $(seq 1 "${STAGE_RUNS:-3}"); do
+                if "$RAPIDSNARK_STAGES" "$d/circuit.zkey" "$d/witness.wtns" "$d/rs_stage_proof.json" "$d/rs_stage_public.json" \
+                    >"$d/rs_stage_$r.log" 2>&1; then
+                    rs_stage_table "$d/rs_stage_$r.log" >>"$d/rapidsnark_stages.txt"
+                else
+                    echo "rapidsnark-bench: the stage copy failed ($fx 2^$k): $(tail -2 "$d/rs_stage_$r.log")" >&2
+                    failed=1
+                fi
+            done
+        fi
     done
 done
 
@@ -251,6 +285,28 @@ done
     column -t -s "$(printf '\t')" "$runs" 2>/dev/null || cat "$runs"
     echo '```'
     echo
+    if [ -n "${RAPIDSNARK_STAGES:-}" ]; then
+        echo "## rapidsnark per-stage times (the stage copy $RAPIDSNARK_STAGES, ${STAGE_RUNS:-3} runs after the timed rounds; median ms)"
+        echo
+        printf '| stage |'
+        for k in $sizes; do for fx in $fixtures; do [ -f "$out/${fx}_$k/rapidsnark_stages.txt" ] && printf ' %s 2^%s |' "$fx" "$k"; done; done
+        echo
+        printf '|---|'
+        for k in $sizes; do for fx in $fixtures; do [ -f "$out/${fx}_$k/rapidsnark_stages.txt" ] && printf -- '---|'; done; done
+        echo
+        for st in "read" "MSM A" "MSM B1" "MSM B2" "MSM C" "a, b, c" "H step" "MSM H" "total (markers)"; do
+            printf '| %s |' "$st"
+            for k in $sizes; do
+                for fx in $fixtures; do
+                    f=$out/${fx}_$k/rapidsnark_stages.txt
+                    [ -f "$f" ] || continue
+                    printf ' %s |' "$(awk -F '\t' -v s="$st" '$1 == s {print $2}' "$f" | median)"
+                done
+            done
+            echo
+        done
+        echo
+    fi
     echo "## cuzk-prove per-stage times (its last timed run of each fixture, ms)"
     for k in $sizes; do
         for fx in $fixtures; do
