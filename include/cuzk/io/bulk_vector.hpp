@@ -1,4 +1,5 @@
-// Large vectors that a reader fills at once: sized with a transparent-huge-page hint.
+// Large vectors that a reader fills at once: sized with a transparent-huge-page hint, their fresh
+// pages optionally first touched by several threads.
 #pragma once
 
 #include <sys/mman.h>
@@ -17,38 +18,56 @@ namespace cuzk::io {
 enum class first_touch {
     /// The calling thread (while it zeroes the elements).
     caller,
-    /// The OpenMP team, one page per thread at a time, before the caller zeroes the elements: the
-    /// kernel's page zeroing, and in a VM the host's backing of fresh guest memory (~1 s per GB
-    /// when cold on the 2-core development VM, 1.7x faster on both cores), then run on every core.
-    /// Inside a parallel region this is `caller`.
+    /// The OpenMP team, before the caller zeroes the elements: the kernel's page zeroing, and
+    /// in a VM the host's backing of fresh guest memory (~1 s per GB when cold on the 2-core
+    /// development VM), then run on every core. Inside a parallel region this is `caller`.
     team,
 };
 
-/// Sizes v to n elements (capacity at least `capacity`), asking the kernel for huge pages first
-/// when the vector is large: a 500 MB key section otherwise takes ~120k page faults to populate
-/// (a third of its read time on 2 cores; a 4 KiB fault costs ~10 us in the VMs measured). Only a
-/// hint (madvise; ignored where transparent huge pages are off).
+/// Empties v and reserves storage for `capacity` elements (at least n), asking the kernel for huge
+/// pages over the first n when they are large: a 500 MB key section otherwise takes ~120k page
+/// faults to populate (a third of its read time on 2 cores; a 4 KiB fault costs ~10 us in the VMs
+/// measured). Only a hint (madvise; ignored where transparent huge pages are off).
 template <class T>
-void resize_for_bulk_read(std::vector<T>& v, size_t n, size_t capacity = 0, first_touch touch = first_touch::caller) {
+void reserve_for_bulk_read(std::vector<T>& v, size_t n, size_t capacity = 0) {
     v.clear();
     v.reserve(capacity > n ? capacity : n);
+#if defined(MADV_HUGEPAGE)
     constexpr uintptr_t huge = uintptr_t(1) << 21;
     const size_t bytes = n * sizeof(T);
-#if defined(MADV_HUGEPAGE)
     if (bytes >= 4 * huge) {
         const uintptr_t lo = (reinterpret_cast<uintptr_t>(v.data()) + huge - 1) & ~(huge - 1);
         const uintptr_t hi = (reinterpret_cast<uintptr_t>(v.data()) + bytes) & ~(huge - 1);
         if (hi > lo) (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
     }
 #endif
+}
+
+/// Writes a zero byte into every 4 KiB page of [p, p + bytes), so that the kernel populates them
+/// now, on the calling thread. For storage reserved (allocated, no elements in it yet) by
+/// reserve_for_bulk_read: resizing the vector afterwards overwrites these bytes with its elements.
+inline void touch_pages(void* p, size_t bytes) {
+    volatile unsigned char* b = static_cast<unsigned char*>(p);
+    for (size_t at = 0; at < bytes; at += 4096) b[at] = 0;
+}
+
+/// Sizes v to n value-initialised elements (capacity at least `capacity`) with
+/// reserve_for_bulk_read's huge-page hint; with first_touch::team the fresh pages of a large
+/// vector are first touched by the OpenMP team.
+template <class T>
+void resize_for_bulk_read(std::vector<T>& v, size_t n, size_t capacity = 0, first_touch touch = first_touch::caller) {
+    reserve_for_bulk_read(v, n, capacity);
 #if defined(_OPENMP)
-    // One byte per 4 KiB page of the reserved (allocated, not yet constructed) storage; resize
-    // below overwrites it with the value-initialised elements.
-    if (touch == first_touch::team && bytes >= 4 * huge && !omp_in_parallel()) {
-        volatile unsigned char* p = reinterpret_cast<unsigned char*>(v.data());
-        const int64_t pages = int64_t(bytes >> 12);
-#pragma omp parallel for schedule(dynamic, 64)
-        for (int64_t i = 0; i < pages; ++i) p[size_t(i) << 12] = 0;
+    const size_t bytes = n * sizeof(T);
+    if (touch == first_touch::team && bytes >= (size_t(8) << 20) && !omp_in_parallel()) {
+        auto* p = reinterpret_cast<unsigned char*>(v.data());
+        constexpr size_t step = size_t(2) << 20;  // a huge page at a time
+        const int64_t steps = int64_t((bytes + step - 1) / step);
+#pragma omp parallel for schedule(dynamic, 1)
+        for (int64_t i = 0; i < steps; ++i) {
+            const size_t lo = size_t(i) * step;
+            touch_pages(p + lo, (bytes - lo < step ? bytes - lo : step));
+        }
     }
 #else
     (void)touch;

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <cstring>
 #include <exception>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -43,21 +44,36 @@ namespace cuzk::io {
 
 namespace zkey_detail {
 
+/// Reserved storage whose pages decode_chunks populates beside its chunks.
+struct pages {
+    void* data = nullptr;
+    size_t bytes = 0;
+};
+
 /// Runs decode(lo, hi, buffer) over [0, count) in chunks of `chunk` items on the OpenMP team;
-/// each call returns the first bad index in [lo, hi), or hi. One thread of the team runs `prepare`
+/// each call returns the first bad index in [lo, hi), or hi. Beside the chunks, the team touches
+/// every page of `touch` (2 MiB per work item, before the chunks; spans under 8 MiB are left to
+/// the caller's memset), and one thread runs `prepare`
 /// first and then joins the chunks (dynamic schedule: the others have taken more meanwhile). Each
 /// thread gets a buffer of buffer_bytes of its own. Returns the first bad index, or count; the
-/// first exception of either (none may leave a parallel region) is rethrown afterwards.
+/// first exception (none may leave a parallel region) is rethrown afterwards.
 template <class Prepare, class Decode>
-uint64_t decode_chunks(uint64_t count, uint64_t chunk, size_t buffer_bytes, Prepare&& prepare, Decode&& decode) {
+uint64_t decode_chunks(uint64_t count, uint64_t chunk, size_t buffer_bytes, std::initializer_list<pages> touch,
+                       Prepare&& prepare, Decode&& decode) {
+    constexpr size_t touch_step = size_t(2) << 20;
+    std::vector<pages> touches;  // one work item each
+    for (const pages& t : touch)
+        for (size_t at = 0; t.bytes >= 4 * touch_step && at < t.bytes; at += touch_step)  // small: the memset does it
+            touches.push_back({static_cast<unsigned char*>(t.data) + at, std::min(touch_step, t.bytes - at)});
     const int64_t n = int64_t(count), step = int64_t(chunk), chunks = (n + step - 1) / step;
+    const int64_t n_touch = int64_t(touches.size()), items = n_touch + chunks;
     int64_t first_bad = n;
     std::exception_ptr error;
     auto keep = [&error] {
 #pragma omp critical(cuzk_zkey_decode_chunks)
         if (!error) error = std::current_exception();
     };
-#pragma omp parallel reduction(min : first_bad) if (chunks > 1)  // a team costs more than one chunk
+#pragma omp parallel reduction(min : first_bad) if (items > 1)  // a team costs more than one chunk
     {
 #pragma omp single nowait
         try {
@@ -74,9 +90,13 @@ uint64_t decode_chunks(uint64_t count, uint64_t chunk, size_t buffer_bytes, Prep
             have_buffer = false;
         }
 #pragma omp for schedule(dynamic, 1)
-        for (int64_t c = 0; c < chunks; ++c) {
+        for (int64_t item = 0; item < items; ++item) {
+            if (item < n_touch) {
+                touch_pages(touches[size_t(item)].data, touches[size_t(item)].bytes);
+                continue;
+            }
             if (!have_buffer) continue;
-            const int64_t lo = c * step, hi = std::min(n, lo + step);
+            const int64_t lo = (item - n_touch) * step, hi = std::min(n, lo + step);
             try {
                 const int64_t bad = int64_t(decode(uint64_t(lo), uint64_t(hi), buffer.data()));
                 if (bad < hi) first_bad = std::min(first_bad, bad);
@@ -257,31 +277,42 @@ struct zkey {
                               std::to_string(uint64_t(n_coeffs) * coefficient_bytes + 4) + " bytes)");
         const uint64_t coef_at = coef_r.take(uint64_t(n_coeffs) * coefficient_bytes);
 
-        // Sections are read one after the other, each by the whole team, while one thread of the
-        // team first allocates the next one: zeroing fresh memory (and, in a VM, the host backing
-        // it) is then overlapped with checking points instead of running on one core before them.
-        // The first big vector is allocated up front, its pages touched by the whole team.
+        // Sections are read one after the other, each by the whole team. Fresh memory costs as
+        // much as checking the points in it (the kernel zeroes it; in a VM the host backs it
+        // first, ~1 s per GB on one core of the 2-core development VM): all storage is reserved
+        // up front, and while the team reads section k it also populates the pages of section
+        // k + 2, and one thread of it sizes section k + 1 (populated already: a memset).
         const byte_source& bytes = f.source();
+        const uint64_t n_c = nv - n_ic, n_h = out.domain_size;
         resize_for_bulk_read(out.vk.ic, n_ic);
-        resize_for_bulk_read(out.a, nv, 0, first_touch::team);
-        auto next = [](auto& vec, uint64_t count) { return [&vec, count] { resize_for_bulk_read(vec, count); }; };
-        read_points(bytes, ic_r, ic_at, out.vk.ic, chk, sub, "IC point", [] {});
-        read_points(bytes, a_r, a_at, out.a, chk, sub, "A point", next(out.b1, nv));
-        read_points(bytes, b1_r, b1_at, out.b1, chk, sub, "B1 point", next(out.b2, nv));
-        read_points(bytes, b2_r, b2_at, out.b2, chk, sub, "B2 point", next(out.c, nv - n_ic));
-        read_points(bytes, c_r, c_at, out.c, chk, sub, "C point", next(out.h, uint64_t(out.domain_size)));
-        read_points(bytes, h_r, h_at, out.h, chk, sub, "H point", next(out.coeffs, uint64_t(n_coeffs)));
+        reserve_for_bulk_read(out.a, nv);
+        reserve_for_bulk_read(out.b1, nv);
+        reserve_for_bulk_read(out.b2, nv);
+        reserve_for_bulk_read(out.c, n_c);
+        reserve_for_bulk_read(out.h, n_h);
+        reserve_for_bulk_read(out.coeffs, n_coeffs);
+        auto storage = [](auto& v) { return zkey_detail::pages{v.data(), v.capacity() * sizeof(v[0])}; };
+        auto size = [](auto& v, uint64_t n) { return [&v, n] { v.resize(n); }; };
+        read_points(bytes, ic_r, ic_at, out.vk.ic, chk, sub, "IC point", {storage(out.a), storage(out.b1)}, [] {});
+        out.a.resize(nv);
+        read_points(bytes, a_r, a_at, out.a, chk, sub, "A point", {storage(out.b2)}, size(out.b1, nv));
+        read_points(bytes, b1_r, b1_at, out.b1, chk, sub, "B1 point", {storage(out.c)}, size(out.b2, nv));
+        read_points(bytes, b2_r, b2_at, out.b2, chk, sub, "B2 point", {storage(out.h)}, size(out.c, n_c));
+        read_points(bytes, c_r, c_at, out.c, chk, sub, "C point", {storage(out.coeffs)}, size(out.h, n_h));
+        read_points(bytes, h_r, h_at, out.h, chk, sub, "H point", {}, size(out.coeffs, n_coeffs));
         read_coefficients(bytes, coef_r, coef_at, out);
         return out;
     }
 
 private:
     /// Reads the `vec.size()` points at `at` into vec in parallel chunks and checks them (every
-    /// coordinate below q; on the curve if chk; in the subgroup if sub), `prepare` running on one
-    /// thread meanwhile. Throws r.fail naming the first bad point.
+    /// coordinate below q; on the curve if chk; in the subgroup if sub), populating the pages of
+    /// `touch` and running `prepare` on one thread meanwhile. Throws r.fail naming the first bad
+    /// point.
     template <class Point, class Prepare>
     static void read_points(const byte_source& src, const section_reader& r, uint64_t at, std::vector<Point>& vec,
-                            bool chk, bool sub, std::string_view what, Prepare&& prepare) {
+                            bool chk, bool sub, std::string_view what, std::initializer_list<zkey_detail::pages> touch,
+                            Prepare&& prepare) {
         static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
         auto bad = [chk, sub](const Point& p) -> const char* {
             if (!detail::coordinates_canonical(p.x) || !detail::coordinates_canonical(p.y))
@@ -291,7 +322,7 @@ private:
             return nullptr;
         };
         const uint64_t first_bad = zkey_detail::decode_chunks(
-            vec.size(), point_chunk_for(vec.size()), 0, std::forward<Prepare>(prepare),
+            vec.size(), point_chunk_for(vec.size()), 0, touch, std::forward<Prepare>(prepare),
             [&](uint64_t lo, uint64_t hi, uint8_t*) {
                 src.read_at(at + lo * sizeof(Point), vec.data() + lo, size_t(hi - lo) * sizeof(Point));
                 for (uint64_t i = lo; i < hi; ++i)
@@ -326,7 +357,7 @@ private:
         zkey_coefficient<fr>* coeffs = out.coeffs.data();
         const uint64_t count = out.coeffs.size();
         const uint64_t first_bad = zkey_detail::decode_chunks(
-            count, coefficient_chunk, size_t(coefficient_chunk * coefficient_bytes), [] {},
+            count, coefficient_chunk, size_t(coefficient_chunk * coefficient_bytes), {}, [] {},
             [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
                 src.read_at(at + lo * coefficient_bytes, buf, size_t(hi - lo) * coefficient_bytes);
                 for (uint64_t i = lo; i < hi; ++i)
