@@ -40,7 +40,7 @@
 #include "cuzk/gpu/event.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/groth16/device_circuit.cuh"
-#include "cuzk/groth16/gpu_context.hpp"
+#include "cuzk/groth16/gpu_context.cuh"
 #include "cuzk/groth16/h_scalars.cuh"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/gpu/upload_staging.hpp"
