@@ -197,13 +197,14 @@ double median(std::vector<double> v) {
 }
 
 /// A partition's copy of the witness, as fast as the producer can make it: the vector is sized
-/// with the huge-page hint (one fault per 2 MiB instead of 512) and filled by every thread. A plain
+/// with the huge-page hint (one fault per 2 MiB instead of 512), its pages first touched by the
+/// team, and filled by every thread. A plain
 /// copy took ~330 ms of one thread for a 512 MB witness at 2^24, longer than the GPU's proof, so
 /// the engine's workers waited for partitions (docs/PERFORMANCE.md, "The engine at 2^22 and 2^24").
 template <class Fr>
 std::vector<Fr> copy_witness(const std::vector<Fr>& z) {
     std::vector<Fr> out;
-    cuzk::io::resize_for_bulk_read(out, z.size());
+    cuzk::io::resize_for_bulk_read(out, z.size(), 0, cuzk::io::first_touch::team);
     const auto n = static_cast<std::ptrdiff_t>(z.size());
 #pragma omp parallel for schedule(static)
     for (std::ptrdiff_t i = 0; i < n; ++i) out[i] = z[i];

@@ -516,7 +516,7 @@ struct chunky_zkey {
 TYPED_TEST(io_readers, zkey_sections_of_many_chunks_read_back_exactly) {
     using Z = zkey<TypeParam>;
     const chunky_zkey<TypeParam>& t = chunky_zkey<TypeParam>::get();
-    ASSERT_EQ(Z::point_chunk_for(t.key.n_vars), 312u) << "the key no longer ends in a partial chunk";
+    ASSERT_EQ(io::point_chunk_for(t.key.n_vars), 312u) << "the key no longer ends in a partial chunk";
     const Z z = Z::read(source_of(t.file, "c.zkey"));
     EXPECT_EQ(z.vk.ic, t.key.vk.ic);
     EXPECT_EQ(z.a, t.key.a);
@@ -536,7 +536,7 @@ TYPED_TEST(io_readers, zkey_sections_of_many_chunks_read_back_exactly) {
 TYPED_TEST(io_readers, zkey_reports_the_first_bad_entry_across_chunks) {
     using Z = zkey<TypeParam>;
     const chunky_zkey<TypeParam>& t = chunky_zkey<TypeParam>::get();
-    const uint64_t chunk = Z::point_chunk_for(t.key.n_vars), last = t.key.n_vars - 1;
+    const uint64_t chunk = io::point_chunk_for(t.key.n_vars), last = t.key.n_vars - 1;
     // One copy of the file, spoilt and restored in place (copies of it cost more than reading it).
     bytes b = t.file;
     auto read_b = [&b] { (void)Z::read(std::make_shared<memory_source>(b, "c.zkey")); };

@@ -54,7 +54,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <exception>
 #include <future>
 #include <memory>
 #include <span>
@@ -78,6 +77,7 @@
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/io/parallel_chunks.hpp"
 #include "cuzk/ntt/domain.hpp"
 
 namespace cuzk::io {
@@ -244,34 +244,16 @@ uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, 
     constexpr size_t size = zcash::uncompressed_size<G>;
     // At most 4096 points (384 KiB of G1, 768 KiB of G2: in L2), and at least 64 chunks so that a
     // short section (IC, with its subgroup checks) still spreads over the threads.
-    const int64_t n = int64_t(count), chunk = std::clamp<int64_t>(n / 64, 1, int64_t(1) << 12);
-    const int64_t chunks = (n + chunk - 1) / chunk;
-    int64_t first_bad = n;
-    std::exception_ptr read_error;
-#pragma omp parallel reduction(min : first_bad)
-    {
-        std::vector<uint8_t> buf(size_t(std::min(n, chunk)) * size);
-#pragma omp for schedule(dynamic, 4)
-        for (int64_t c = 0; c < chunks; ++c) {
-            const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
-            try {
-                src.read_at(offset + uint64_t(lo) * size, buf.data(), size_t(hi - lo) * size);
-            } catch (...) {
-#pragma omp critical(cuzk_decode_points)
-                if (!read_error) read_error = std::current_exception();
-                continue;
-            }
-            for (int64_t i = lo; i < hi; ++i) {
-                if (decode_point_vartime<G>(buf.data() + size_t(i - lo) * size, out[i], check_subgroup) !=
-                    point_status::none) {
-                    first_bad = std::min(first_bad, i);
-                    break;  // later ones in this chunk cannot be first
-                }
-            }
-        }
-    }
-    if (read_error) std::rethrow_exception(read_error);
-    return uint64_t(first_bad);
+    const uint64_t chunk = std::clamp<uint64_t>(count / 64, 1, uint64_t(1) << 12);
+    return decode_chunks(count, chunk, size_t(std::min(count, chunk)) * size, {}, [] {},
+                         [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
+                             src.read_at(offset + lo * size, buf, size_t(hi - lo) * size);
+                             for (uint64_t i = lo; i < hi; ++i)
+                                 if (decode_point_vartime<G>(buf + (i - lo) * size, out[i], check_subgroup) !=
+                                     point_status::none)
+                                     return i;  // later ones in this chunk cannot be first
+                             return hi;
+                         });
 }
 
 /// The whole file read-only in memory (mmap PROT_READ, MAP_PRIVATE as supraseal maps it). A

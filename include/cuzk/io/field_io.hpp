@@ -11,14 +11,18 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <exception>
+#include <initializer_list>
 #include <span>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "cuzk/core/bigint.hpp"
 #include "cuzk/ec/subgroup.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/io/parallel_chunks.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 
 namespace cuzk::io {
@@ -111,58 +115,54 @@ bool coordinates_canonical(const F& v) {
 
 }  // namespace detail
 
-/// Reads `count` affine points stored as snarkjs does in zkeys (x then y, each little-endian
-/// Montgomery; Fq2 as c0 then c1; infinity as all-zero bytes) straight into out, then checks
-/// every coordinate is below q and, if check_on_curve, that every point is on the curve
-/// y^2 = x^3 + b, and if check_subgroup that every point is in the order-r subgroup (snarkjs
-/// checks neither; the subgroup test costs about a scalar multiplication per point).
+/// Points per chunk of the parallel point reads, for a section of `count` points: at most 4096 (a
+/// thread reads its chunk from the source straight into the point vector and checks it while it
+/// is in its cache: 256 KiB of BN254 G1, 768 KiB of BLS12-381 G2); sections shorter than 64 such
+/// chunks get smaller ones, down to 256 points, so that they still spread over the threads.
+constexpr uint64_t point_chunk_for(uint64_t count) {
+    return std::clamp<uint64_t>(count / 64, uint64_t(1) << 8, uint64_t(1) << 12);
+}
+
+/// Reads the vec.size() points stored as snarkjs does in zkeys (x then y, each little-endian
+/// Montgomery; Fq2 as c0 then c1; infinity as all-zero bytes) at offset `at` of src straight into
+/// vec, in parallel chunks, and checks every coordinate is below q and, if check_on_curve, that
+/// every point is on the curve y^2 = x^3 + b, and if check_subgroup that every point is in the
+/// order-r subgroup (snarkjs checks neither; the subgroup test costs about a scalar multiplication
+/// per point). Meanwhile the team populates `touch` and one thread runs `prepare` (decode_chunks).
+/// Throws r.fail naming the first bad point.
+template <class Point, class Prepare>
+void read_points_at(const byte_source& src, const section_reader& r, uint64_t at, std::vector<Point>& vec,
+                    bool check_on_curve, bool check_subgroup, std::string_view what,
+                    std::initializer_list<fresh_pages> touch, Prepare&& prepare) {
+    static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
+    auto bad = [check_on_curve, check_subgroup](const Point& p) -> const char* {
+        if (!detail::coordinates_canonical(p.x) || !detail::coordinates_canonical(p.y))
+            return "coordinate is not below the modulus q";
+        if ((check_on_curve || check_subgroup) && !p.is_on_curve()) return "point is not on the curve";
+        if (check_subgroup && !is_in_subgroup(p)) return "point is not in the prime-order subgroup";
+        return nullptr;
+    };
+    const uint64_t first_bad = decode_chunks(
+        vec.size(), point_chunk_for(vec.size()), 0, touch, std::forward<Prepare>(prepare),
+        [&](uint64_t lo, uint64_t hi, uint8_t*) {
+            src.read_at(at + lo * sizeof(Point), vec.data() + lo, size_t(hi - lo) * sizeof(Point));
+            for (uint64_t i = lo; i < hi; ++i)
+                if (bad(vec[i]) != nullptr) return i;
+            return hi;
+        });
+    if (first_bad < vec.size())
+        throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " + bad(vec[first_bad]));
+}
+
+/// Reads `count` points from r (see read_points_at) into out, sized here.
 template <class Point>
 void read_point_array(section_reader& r, uint64_t count, std::vector<Point>& out, bool check_on_curve,
                       std::string_view what, bool check_subgroup = false) {
-    static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
-    constexpr size_t bytes = sizeof(Point);
-    if (count > r.remaining() / bytes)
+    if (count > r.remaining() / sizeof(Point))
         throw r.fail(std::string(what) + ": " + std::to_string(count) + " points need more bytes than the section has");
     resize_for_bulk_read(out, size_t(count));
-    const byte_source& src = r.source();
-    const uint64_t at = r.take(count * bytes);
-    // Chunks read and checked by one thread each, while the chunk is still in its cache: the
-    // copies out of the page cache run in parallel too. The first bad index (or n) is a min
-    // reduction, and an I/O error is carried out of the region (exceptions must not leave it).
-    constexpr int64_t chunk = int64_t(1) << 13;
-    const int64_t n = int64_t(out.size()), chunks = (n + chunk - 1) / chunk;
-    int64_t first_bad = n;
-    std::exception_ptr io_error;
-#pragma omp parallel for reduction(min : first_bad) schedule(dynamic, 4)
-    for (int64_t c = 0; c < chunks; ++c) {
-        const int64_t lo = c * chunk, hi = std::min(n, lo + chunk);
-        try {
-            src.read_at(at + uint64_t(lo) * bytes, &out[size_t(lo)], size_t(hi - lo) * bytes);
-        } catch (...) {
-#pragma omp critical(cuzk_read_point_array)
-            if (!io_error) io_error = std::current_exception();
-            continue;
-        }
-        for (int64_t i = lo; i < hi; ++i) {
-            const Point& p = out[size_t(i)];
-            bool ok = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
-            if (ok && (check_on_curve || check_subgroup)) ok = p.is_on_curve();
-            if (ok && check_subgroup) ok = is_in_subgroup(p);
-            if (!ok) {
-                first_bad = std::min(first_bad, i);
-                break;  // later ones in this chunk cannot be first
-            }
-        }
-    }
-    if (io_error) std::rethrow_exception(io_error);
-    if (first_bad < n) {
-        const Point& p = out[size_t(first_bad)];
-        const bool canonical = detail::coordinates_canonical(p.x) && detail::coordinates_canonical(p.y);
-        throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " +
-                     (!canonical         ? "coordinate is not below the modulus q"
-                      : !p.is_on_curve() ? "point is not on the curve"
-                                         : "point is not in the prime-order subgroup"));
-    }
+    const uint64_t at = r.take(count * sizeof(Point));
+    read_points_at(r.source(), r, at, out, check_on_curve, check_subgroup, what, {}, [] {});
 }
 
 /// Reads one point (see read_point_array).

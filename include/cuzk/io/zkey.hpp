@@ -26,90 +26,18 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
-#include <exception>
-#include <initializer_list>
 #include <memory>
 #include <string>
-#include <string_view>
 #include <utility>
 #include <vector>
 
-#include "cuzk/ec/subgroup.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/io/parallel_chunks.hpp"
 #include "cuzk/io/field_io.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 
 namespace cuzk::io {
-
-namespace zkey_detail {
-
-/// Reserved storage whose pages decode_chunks populates beside its chunks.
-struct pages {
-    void* data = nullptr;
-    size_t bytes = 0;
-};
-
-/// Runs decode(lo, hi, buffer) over [0, count) in chunks of `chunk` items on the OpenMP team;
-/// each call returns the first bad index in [lo, hi), or hi. Beside the chunks, the team touches
-/// every page of `touch` (2 MiB per work item, before the chunks; spans under 8 MiB are left to
-/// the caller's memset), and one thread runs `prepare`
-/// first and then joins the chunks (dynamic schedule: the others have taken more meanwhile). Each
-/// thread gets a buffer of buffer_bytes of its own. Returns the first bad index, or count; the
-/// first exception (none may leave a parallel region) is rethrown afterwards.
-template <class Prepare, class Decode>
-uint64_t decode_chunks(uint64_t count, uint64_t chunk, size_t buffer_bytes, std::initializer_list<pages> touch,
-                       Prepare&& prepare, Decode&& decode) {
-    constexpr size_t touch_step = size_t(2) << 20;
-    std::vector<pages> touches;  // one work item each
-    for (const pages& t : touch)
-        for (size_t at = 0; t.bytes >= 4 * touch_step && at < t.bytes; at += touch_step)  // small: the memset does it
-            touches.push_back({static_cast<unsigned char*>(t.data) + at, std::min(touch_step, t.bytes - at)});
-    const int64_t n = int64_t(count), step = int64_t(chunk), chunks = (n + step - 1) / step;
-    const int64_t n_touch = int64_t(touches.size()), items = n_touch + chunks;
-    int64_t first_bad = n;
-    std::exception_ptr error;
-    auto keep = [&error] {
-#pragma omp critical(cuzk_zkey_decode_chunks)
-        if (!error) error = std::current_exception();
-    };
-#pragma omp parallel reduction(min : first_bad) if (items > 1)  // a team costs more than one chunk
-    {
-#pragma omp single nowait
-        try {
-            prepare();
-        } catch (...) {
-            keep();
-        }
-        std::vector<uint8_t> buffer;
-        bool have_buffer = true;
-        try {
-            buffer.resize(buffer_bytes);
-        } catch (...) {
-            keep();
-            have_buffer = false;
-        }
-#pragma omp for schedule(dynamic, 1)
-        for (int64_t item = 0; item < items; ++item) {
-            if (item < n_touch) {
-                touch_pages(touches[size_t(item)].data, touches[size_t(item)].bytes);
-                continue;
-            }
-            if (!have_buffer) continue;
-            const int64_t lo = (item - n_touch) * step, hi = std::min(n, lo + step);
-            try {
-                const int64_t bad = int64_t(decode(uint64_t(lo), uint64_t(hi), buffer.data()));
-                if (bad < hi) first_bad = std::min(first_bad, bad);
-            } catch (...) {
-                keep();
-            }
-        }
-    }
-    if (error) std::rethrow_exception(error);
-    return uint64_t(first_bad);
-}
-
-}  // namespace zkey_detail
 
 /// Which sparse matrix a zkey coefficient belongs to.
 enum class zkey_matrix : uint32_t { a = 0, b = 1 };
@@ -188,15 +116,6 @@ struct zkey {
         return id < 11 ? names[id] : "";
     }
 
-    /// Points per chunk of the parallel read (at most): a thread reads its chunk from the source
-    /// straight into the point vector and checks it while it is in its cache (256 KiB of BN254 G1,
-    /// 768 KiB of BLS12-381 G2). Sections shorter than 64 chunks of this get smaller chunks, down
-    /// to 256 points, so that they still spread over the threads.
-    static constexpr uint64_t point_chunk = uint64_t(1) << 12;
-    /// The chunk of a section of `count` points.
-    static constexpr uint64_t point_chunk_for(uint64_t count) {
-        return std::clamp<uint64_t>(count / 64, uint64_t(1) << 8, point_chunk);
-    }
     /// Coefficients per chunk: a thread reads its chunk into a buffer of its own (180 KiB for
     /// BN254) and parses it from there into the coefficient vector.
     static constexpr uint64_t coefficient_chunk = uint64_t(1) << 12;
@@ -291,48 +210,20 @@ struct zkey {
         reserve_for_bulk_read(out.c, n_c);
         reserve_for_bulk_read(out.h, n_h);
         reserve_for_bulk_read(out.coeffs, n_coeffs);
-        auto storage = [](auto& v) { return zkey_detail::pages{v.data(), v.capacity() * sizeof(v[0])}; };
+        auto storage = [](auto& v) { return fresh_pages{v.data(), v.capacity() * sizeof(v[0])}; };
         auto size = [](auto& v, uint64_t n) { return [&v, n] { v.resize(n); }; };
-        read_points(bytes, ic_r, ic_at, out.vk.ic, chk, sub, "IC point", {storage(out.a), storage(out.b1)}, [] {});
+        read_points_at(bytes, ic_r, ic_at, out.vk.ic, chk, sub, "IC point", {storage(out.a), storage(out.b1)}, [] {});
         out.a.resize(nv);
-        read_points(bytes, a_r, a_at, out.a, chk, sub, "A point", {storage(out.b2)}, size(out.b1, nv));
-        read_points(bytes, b1_r, b1_at, out.b1, chk, sub, "B1 point", {storage(out.c)}, size(out.b2, nv));
-        read_points(bytes, b2_r, b2_at, out.b2, chk, sub, "B2 point", {storage(out.h)}, size(out.c, n_c));
-        read_points(bytes, c_r, c_at, out.c, chk, sub, "C point", {storage(out.coeffs)}, size(out.h, n_h));
-        read_points(bytes, h_r, h_at, out.h, chk, sub, "H point", {}, size(out.coeffs, n_coeffs));
+        read_points_at(bytes, a_r, a_at, out.a, chk, sub, "A point", {storage(out.b2)}, size(out.b1, nv));
+        read_points_at(bytes, b1_r, b1_at, out.b1, chk, sub, "B1 point", {storage(out.c)}, size(out.b2, nv));
+        read_points_at(bytes, b2_r, b2_at, out.b2, chk, sub, "B2 point", {storage(out.h)}, size(out.c, n_c));
+        read_points_at(bytes, c_r, c_at, out.c, chk, sub, "C point", {storage(out.coeffs)}, size(out.h, n_h));
+        read_points_at(bytes, h_r, h_at, out.h, chk, sub, "H point", {}, size(out.coeffs, n_coeffs));
         read_coefficients(bytes, coef_r, coef_at, out);
         return out;
     }
 
 private:
-    /// Reads the `vec.size()` points at `at` into vec in parallel chunks and checks them (every
-    /// coordinate below q; on the curve if chk; in the subgroup if sub), populating the pages of
-    /// `touch` and running `prepare` on one thread meanwhile. Throws r.fail naming the first bad
-    /// point.
-    template <class Point, class Prepare>
-    static void read_points(const byte_source& src, const section_reader& r, uint64_t at, std::vector<Point>& vec,
-                            bool chk, bool sub, std::string_view what, std::initializer_list<zkey_detail::pages> touch,
-                            Prepare&& prepare) {
-        static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
-        auto bad = [chk, sub](const Point& p) -> const char* {
-            if (!detail::coordinates_canonical(p.x) || !detail::coordinates_canonical(p.y))
-                return "coordinate is not below the modulus q";
-            if ((chk || sub) && !p.is_on_curve()) return "point is not on the curve";
-            if (sub && !is_in_subgroup(p)) return "point is not in the prime-order subgroup";
-            return nullptr;
-        };
-        const uint64_t first_bad = zkey_detail::decode_chunks(
-            vec.size(), point_chunk_for(vec.size()), 0, touch, std::forward<Prepare>(prepare),
-            [&](uint64_t lo, uint64_t hi, uint8_t*) {
-                src.read_at(at + lo * sizeof(Point), vec.data() + lo, size_t(hi - lo) * sizeof(Point));
-                for (uint64_t i = lo; i < hi; ++i)
-                    if (bad(vec[i]) != nullptr) return i;
-                return hi;
-            });
-        if (first_bad < vec.size())
-            throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " + bad(vec[first_bad]));
-    }
-
     /// Section 4's entries at `at` into out.coeffs (sized already), in parallel chunks; throws
     /// r.fail naming the first bad entry.
     static void read_coefficients(const byte_source& src, const section_reader& r, uint64_t at, zkey& out) {
@@ -356,7 +247,7 @@ private:
         };
         zkey_coefficient<fr>* coeffs = out.coeffs.data();
         const uint64_t count = out.coeffs.size();
-        const uint64_t first_bad = zkey_detail::decode_chunks(
+        const uint64_t first_bad = decode_chunks(
             count, coefficient_chunk, size_t(coefficient_chunk * coefficient_bytes), {}, [] {},
             [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
                 src.read_at(at + lo * coefficient_bytes, buf, size_t(hi - lo) * coefficient_bytes);
