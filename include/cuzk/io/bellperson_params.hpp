@@ -245,15 +245,15 @@ uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, 
     // At most 4096 points (384 KiB of G1, 768 KiB of G2: in L2), and at least 64 chunks so that a
     // short section (IC, with its subgroup checks) still spreads over the threads.
     const uint64_t chunk = std::clamp<uint64_t>(count / 64, 1, uint64_t(1) << 12);
-    return decode_chunks(count, chunk, size_t(std::min(count, chunk)) * size, {}, [] {},
-                         [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
-                             src.read_at(offset + lo * size, buf, size_t(hi - lo) * size);
-                             for (uint64_t i = lo; i < hi; ++i)
-                                 if (decode_point_vartime<G>(buf + (i - lo) * size, out[i], check_subgroup) !=
-                                     point_status::none)
-                                     return i;  // later ones in this chunk cannot be first
-                             return hi;
-                         });
+    return decode_chunks(
+        count, chunk, size_t(std::min(count, chunk)) * size, {}, [] {},
+        [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
+            src.read_at(offset + lo * size, buf, size_t(hi - lo) * size);
+            for (uint64_t i = lo; i < hi; ++i)
+                if (decode_point_vartime<G>(buf + (i - lo) * size, out[i], check_subgroup) != point_status::none)
+                    return i;  // later ones in this chunk cannot be first
+            return hi;
+        });
 }
 
 /// The whole file read-only in memory (mmap PROT_READ, MAP_PRIVATE as supraseal maps it). A

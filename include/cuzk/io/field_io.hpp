@@ -142,14 +142,14 @@ void read_points_at(const byte_source& src, const section_reader& r, uint64_t at
         if (check_subgroup && !is_in_subgroup(p)) return "point is not in the prime-order subgroup";
         return nullptr;
     };
-    const uint64_t first_bad = decode_chunks(
-        vec.size(), point_chunk_for(vec.size()), 0, touch, std::forward<Prepare>(prepare),
-        [&](uint64_t lo, uint64_t hi, uint8_t*) {
-            src.read_at(at + lo * sizeof(Point), vec.data() + lo, size_t(hi - lo) * sizeof(Point));
-            for (uint64_t i = lo; i < hi; ++i)
-                if (bad(vec[i]) != nullptr) return i;
-            return hi;
-        });
+    const uint64_t first_bad = decode_chunks(vec.size(), point_chunk_for(vec.size()), 0, touch,
+                                             std::forward<Prepare>(prepare), [&](uint64_t lo, uint64_t hi, uint8_t*) {
+                                                 src.read_at(at + lo * sizeof(Point), vec.data() + lo,
+                                                             size_t(hi - lo) * sizeof(Point));
+                                                 for (uint64_t i = lo; i < hi; ++i)
+                                                     if (bad(vec[i]) != nullptr) return i;
+                                                 return hi;
+                                             });
     if (first_bad < vec.size())
         throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " + bad(vec[first_bad]));
 }
