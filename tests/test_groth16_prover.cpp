@@ -13,6 +13,7 @@
 #include <cmath>
 #include <optional>
 #include <random>
+#include <type_traits>
 
 #include "cuzk/curves/bls12_381.hpp"
 #include "cuzk/curves/bn254.hpp"
@@ -47,6 +48,29 @@ static_assert(cuda_prover_policy<cuda_policy<lock_granularity::none, staging::st
 static_assert(!cuda_prover_policy<cpu_policy>);
 static_assert(!cuda_prover_policy<lacks_g2_placement>);
 static_assert(!cuda_prover_policy<host_policy_with_cuda_members>);
+
+// A telemetry sink is optional: a policy without one has none (and costs nothing), a policy's own
+// sink is taken when it has the hook, and a `telemetry` without the hook is not a policy.
+struct stage_counter {
+    static void stage(const stage_times::stage&) {}
+};
+struct callers_policy_with_sink {
+    static constexpr backend where = backend::cuda;
+    static constexpr lock_granularity locking = lock_granularity::split;
+    static constexpr staging stage = staging::prestaged;
+    static constexpr bool g2_on_gpu = true;
+    using telemetry = stage_counter;
+};
+struct callers_policy_with_a_sink_lacking_the_hook : callers_policy_with_sink {
+    struct telemetry {};
+};
+static_assert(cuda_prover_policy<callers_policy_with_sink> && has_telemetry<callers_policy_with_sink>);
+static_assert(std::is_same_v<policy_telemetry<callers_policy_with_sink>, stage_counter>);
+static_assert(!cuda_prover_policy<callers_policy_with_a_sink_lacking_the_hook>);
+static_assert(!has_telemetry<cuda_policy<>> && std::is_same_v<policy_telemetry<cuda_policy<>>, no_telemetry>);
+static_assert(!has_telemetry<lacks_g2_placement> && !has_telemetry<cpu_policy>);
+using shipped_with_sink = cuda_policy<lock_granularity::device, staging::streamed, false, stage_counter>;
+static_assert(cuda_prover_policy<shipped_with_sink> && has_telemetry<shipped_with_sink>);
 
 template <class C>
 class ProverTest : public ::testing::Test {};

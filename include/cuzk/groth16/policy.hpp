@@ -1,4 +1,5 @@
-// Prover policies: compile-time choices of backend, GPU lock granularity and staging.
+// Prover policies: compile-time choices of backend, GPU lock granularity, staging, G2 placement
+// and where a proof's stage times go.
 //
 // | member          | values                        | what it decides                                  |
 // |-----------------|-------------------------------|--------------------------------------------------|
@@ -6,13 +7,22 @@
 // | locking         | none, device, split           | how workers sharing one GPU serialise            |
 // | staging         | on_demand, prestaged, streamed| when proving-key points reach the GPU            |
 // | g2_on_gpu       | bool                          | whether the G2 MSM runs on the GPU or the CPU    |
+// | telemetry       | a type (optional)             | a sink told every stage of every finished proof  |
 //
 // See docs/GROTH16.md for when to pick which. The CUDA prover (prover_cuda.cuh) takes any type
 // that models cuda_prover_policy, so a caller can name its own policy (a struct with those four
-// constants) instead of spelling cuda_policy's template arguments.
+// constants, and a telemetry sink if it wants one) instead of spelling cuda_policy's arguments:
+//
+//   struct to_my_metrics {
+//       static void stage(const stage_times::stage& s) { histogram(s.name).add(s.ms()); }
+//   };
+//   using my_policy = cuda_policy<lock_granularity::split, staging::prestaged, true, to_my_metrics>;
 #pragma once
 
 #include <concepts>
+#include <type_traits>
+
+#include "cuzk/groth16/stage_timer.hpp"
 
 namespace cuzk::groth16 {
 
@@ -25,24 +35,64 @@ struct cpu_policy {
     static constexpr backend where = backend::cpu;
 };
 
+/// A telemetry sink: told each stage of a proof (its name, host interval and, for a GPU stage,
+/// its interval on the worker's stream; stage_timer.hpp) once the proof has succeeded, in the
+/// order the stages ran, on the thread that proved. Static: the sink is the policy's, shared by
+/// every prover and worker of that policy, so it must be thread-safe.
+template <class T>
+concept telemetry_sink = requires(const stage_times::stage& s) {
+    T::stage(s);
+};
+
+/// The sink of a policy that declares none: nothing is recorded for it.
+struct no_telemetry {
+    static void stage(const stage_times::stage&) {}
+};
+
+namespace detail {
+template <class P>
+struct telemetry_of {
+    using type = no_telemetry;
+};
+template <class P>
+requires requires { typename P::telemetry; }
+struct telemetry_of<P> {
+    using type = typename P::telemetry;
+};
+}  // namespace detail
+
+/// P::telemetry, or no_telemetry when P declares none.
+template <class P>
+using policy_telemetry = typename detail::telemetry_of<P>::type;
+
+/// True when a proof under policy P reports its stages to a sink (stage times are then recorded
+/// even when the caller asked for none).
+template <class P>
+inline constexpr bool has_telemetry = !std::is_same_v<policy_telemetry<P>, no_telemetry>;
+
 /// What the CUDA prover reads from its policy. Workers per GPU is how many threads the caller
-/// runs prove() from (or the engine's workers), not part of the policy.
+/// runs prove() from (or the engine's workers), not part of the policy. `telemetry` is optional.
 template <class P>
 concept cuda_prover_policy = requires {
     { P::where } -> std::convertible_to<backend>;
     { P::locking } -> std::convertible_to<lock_granularity>;
     { P::stage } -> std::convertible_to<staging>;
     { P::g2_on_gpu } -> std::convertible_to<bool>;
-} && P::where == backend::cuda;
+}
+&&P::where == backend::cuda&& telemetry_sink<policy_telemetry<P>>;
 
-/// The shipped CUDA policies: every combination, split lock and prestaged key by default.
-template <lock_granularity Lock = lock_granularity::split, staging Stage = staging::prestaged, bool G2OnGpu = true>
+/// The shipped CUDA policies: every combination, split lock and prestaged key by default, no
+/// telemetry unless a sink is given.
+template <lock_granularity Lock = lock_granularity::split, staging Stage = staging::prestaged, bool G2OnGpu = true,
+          telemetry_sink Telemetry = no_telemetry>
 struct cuda_policy {
     static constexpr backend where = backend::cuda;
     static constexpr lock_granularity locking = Lock;
     static constexpr staging stage = Stage;
     static constexpr bool g2_on_gpu = G2OnGpu;
+    using telemetry = Telemetry;
 };
 static_assert(cuda_prover_policy<cuda_policy<>> && !cuda_prover_policy<cpu_policy>);
+static_assert(!has_telemetry<cuda_policy<>> && !has_telemetry<cpu_policy>);
 
 }  // namespace cuzk::groth16
