@@ -8,10 +8,13 @@
 //     cudaMemGetInfo to within device_tolerance; measured after cudaDeviceSynchronize and
 //     cudaMemPoolTrimTo(pool, 0) from the test (device_memory::settled), since the prover never
 //     synchronises or trims the device and the failed proof's queued work may still be running;
-//   - the next proof on the same prover succeeds and verifies.
-// Per curve and staging policy, two sweeps: a warm prover's proof (both entry points: a, b, c
-// evaluated on the GPU and uploaded from the host), and a fresh prover's construction with its
-// first proof (where the one-time allocations happen). Skipped without a GPU.
+//   - the next proof on the same prover (on the same worker) succeeds and verifies.
+// Per curve and staging policy, three sweeps: a warm prover's proof without a worker (one is made
+// for the proof; both entry points: a, b, c evaluated on the GPU and uploaded from the host), a
+// warm cuda_worker's proof (the level includes the worker's held share and buffers, and the worker
+// must stay usable after every fault; it is made inside the sweep and destroyed at its end, after
+// which the budget and pools are back to the prover's own level), and a fresh prover's
+// construction with its first proof (where the one-time allocations happen). Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -95,6 +98,12 @@ struct fixture {
     proof<C> prove(const P& p, bool abc_on_gpu) {
         const std::span<const Fr> z(ckt.assignment);
         return abc_on_gpu ? p.prove(z, rng) : p.prove(ckt.system, z, rng);
+    }
+    /// The same on a worker of p.
+    template <class P>
+    proof<C> prove(const P& p, cuda_worker<C>& w, bool abc_on_gpu) {
+        const std::span<const Fr> z(ckt.assignment);
+        return abc_on_gpu ? p.prove(w, z, rng) : p.prove(w, ckt.system, z, rng);
     }
 };
 
@@ -249,6 +258,49 @@ TYPED_TEST(GpuFaults, every_fault_point_of_a_warm_proof) {
                 << "the proof after fault " << k << " does not verify";
         }
         expect_sweep_complete(what, t, base, worst, gpu);
+    }
+}
+
+// A warm worker (its buffers, upload ring and share of the budget held): every fault point of a
+// proof on it, through each entry point. The worker survives every fault and proves next.
+TYPED_TEST(GpuFaults, every_fault_point_of_a_proof_on_a_worker) {
+    SKIP_WITHOUT_GPU();
+    using C = typename TypeParam::curve;
+    using P = prover<C, typename TypeParam::policy>;
+    fixture<C> f;
+    gpu_context gpu(device, size_t(1) << 30);
+    const P p(f.pk, gpu, f.cs);
+    ASSERT_TRUE(p.circuit_resident()) << p.circuit_fallback_reason();
+    for (const bool abc_on_gpu : {true, false}) {
+        const std::string what = TypeParam::name() + (abc_on_gpu ? ", worker, prove(z)" : ", worker, prove(cs, z)");
+        const level outside = level::now(gpu);
+        {
+            cuda_worker<C> w = p.make_worker();
+            for (int i = 0; i < 2; ++i) ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, w, abc_on_gpu)));
+            const level base = level::now(gpu);
+            EXPECT_EQ(base.budget, outside.budget + p.per_proof_bytes()) << "the worker does not hold its share";
+            level worst = base;
+            tally t;
+            fi::reset();
+            f.prove(p, w, abc_on_gpu);
+            t.count();
+            fi::reset();
+            t.print(what);
+            ASSERT_GT(t.points(), 0u);
+            for (uint64_t k = 1; k <= t.points(); ++k) {
+                const slow_step_report report(k);
+                if (!fails_at(k, t.points(), t, [&] { f.prove(p, w, abc_on_gpu); })) break;
+                const level now = level::now(gpu);
+                expect_level(base, now, k);
+                raise(worst, now);
+                ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, w, abc_on_gpu)))
+                    << "the proof on the worker after fault " << k << " does not verify";
+            }
+            expect_sweep_complete(what, t, base, worst, gpu);
+        }
+        const level after = level::now(gpu);
+        EXPECT_EQ(after.budget, outside.budget) << "the worker's share outlived it";
+        EXPECT_EQ(after.vram.pool_used, outside.vram.pool_used) << "the worker's buffers outlived it";
     }
 }
 

@@ -1,11 +1,17 @@
 // The CUDA prover: every policy gives the same proof as the CPU prover for the same
 // randomness (with a, b, c evaluated on the host or on the GPU from a resident circuit), proofs
-// verify, a violated constraint is named, and workers proving concurrently on one GPU under each
-// lock policy reproduce a serial run exactly. Skipped without a GPU.
+// verify, a violated constraint is named, workers proving concurrently on one GPU under each
+// lock policy reproduce a serial run exactly, a cuda_worker reused across proofs gives the proofs
+// made without one and holds its VRAM share exactly while it lives, and a policy's telemetry sink
+// hears every stage of every proof. Skipped without a GPU.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <mutex>
 #include <random>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "cuzk/groth16/prover_cuda.cuh"
 #include "cuzk/groth16/supraseal_assignment.hpp"
@@ -26,6 +32,27 @@ struct gpu_policy {
     static constexpr bool g2_on_gpu = true;
 };
 static_assert(cuzk::groth16::cuda_prover_policy<gpu_policy>);
+
+/// A telemetry sink the caller writes: it keeps every stage it is told of.
+struct stage_log {
+    static inline std::mutex m;
+    static inline std::vector<cuzk::groth16::stage_times::stage> stages;
+    static void stage(const cuzk::groth16::stage_times::stage& s) {
+        std::lock_guard lock(m);
+        stages.push_back(s);
+    }
+    static std::vector<cuzk::groth16::stage_times::stage> take() {
+        std::lock_guard lock(m);
+        return std::exchange(stages, {});
+    }
+};
+struct policy_with_telemetry : gpu_policy {
+    static constexpr cuzk::groth16::lock_granularity locking = cuzk::groth16::lock_granularity::split;
+    static constexpr cuzk::groth16::staging stage = cuzk::groth16::staging::prestaged;
+    using telemetry = stage_log;
+};
+static_assert(cuzk::groth16::cuda_prover_policy<policy_with_telemetry>);
+static_assert(cuzk::groth16::has_telemetry<policy_with_telemetry>);
 }  // namespace callers
 
 namespace {
@@ -294,6 +321,144 @@ TYPED_TEST(ProverGpuTest, PrestagedFallsBackWhenTheKeyDoesNotFit) {
     gpu_context tiny(0, 1024);
     prover<C, cuda_policy<lock_granularity::split, staging::on_demand>> q(f.pk, tiny);
     EXPECT_THROW(q.prove(f.ckt.system, f.ckt.assignment), invalid_argument);
+}
+
+// One worker, several proofs: each equals the proof made without a worker for the same randomness
+// (and the CPU prover's), verifies, and the worker keeps its share of the budget throughout. For
+// a resident key (a, b, c on the GPU and from the host), a streamed and an on-demand key (per-proof
+// uploads through the worker's events), a density-compressed key (the worker's gathered scalars)
+// and B2 on the CPU.
+template <class C, class Policy>
+void same_proofs_on_one_worker(const fixture<C>& f, std::shared_ptr<const proving_key<C>> pk, uint64_t seed) {
+    gpu_context gpu(0, kBudget);
+    prover<C, Policy> p(pk, gpu, shared_system(f));
+    prover<C> cpu_prover(f.pk);
+    const size_t held_before = gpu.budget().used();
+    cuda_worker<C> w = p.make_worker();
+    EXPECT_EQ(w.reserved_bytes(), p.per_proof_bytes());
+    for (uint64_t k = 0; k < 3; ++k) {
+        std::mt19937_64 r1(seed + k), r2(seed + k), r3(seed + k), r4(seed + k), r5(seed + k);
+        const auto on_worker = p.prove(w, f.ckt.assignment, r1);
+        EXPECT_EQ(on_worker, p.prove(f.ckt.assignment, r2)) << "proof " << k;
+        EXPECT_EQ(on_worker, cpu_prover.prove(f.ckt.system, f.ckt.assignment, r3)) << "proof " << k;
+        EXPECT_EQ(p.prove(w, f.ckt.system, f.ckt.assignment, r4), p.prove(f.ckt.system, f.ckt.assignment, r5))
+            << "proof " << k;
+        EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), on_worker)) << "proof " << k;
+        EXPECT_EQ(gpu.budget().used(), held_before + p.per_proof_bytes()) << "proof " << k;
+    }
+    EXPECT_EQ(w.proofs(), 6u);
+}
+
+TYPED_TEST(ProverGpuTest, AWorkerReusedAcrossProofsGivesTheProofsWithoutOne) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    for (double bits : {0.0, 0.9}) {
+        fixture<C> f(10, bits, 71);
+        same_proofs_on_one_worker<C, cuda_policy<>>(f, f.pk, 72);
+        same_proofs_on_one_worker<C, cuda_policy<lock_granularity::device, staging::streamed>>(f, f.pk, 73);
+        same_proofs_on_one_worker<C, cuda_policy<lock_granularity::none, staging::on_demand, false>>(f, f.pk, 74);
+        const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+        auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
+        same_proofs_on_one_worker<C, cuda_policy<>>(f, compressed, 75);
+        same_proofs_on_one_worker<C, cuda_policy<lock_granularity::split, staging::streamed, false>>(f, compressed, 76);
+    }
+}
+
+// A worker's share of the budget is held from make_worker to its destruction (as a resident
+// reservation: a proof never waits for it), proofs on it take no more, and one that does not fit
+// is refused at once (make_worker throws, try_make_worker gives null), as is a proof without a
+// worker that could not fit beside it. A worker proves only its own prover's proofs.
+TYPED_TEST(ProverGpuTest, AWorkersVramShareLivesWithIt) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    fixture<C> f(9, 0.5, 77);
+    gpu_context probe(0, kBudget);
+    const prover<C, cuda_policy<>> sizing(f.pk, probe);
+    const size_t key_bytes = groth16::detail::device_key<C>::bytes_for(*f.pk);
+    const size_t proof_bytes = sizing.per_proof_bytes();
+    ASSERT_TRUE(sizing.key_resident());
+    // Room for the resident key and one and a half proofs.
+    gpu_context gpu(0, key_bytes + proof_bytes + proof_bytes / 2);
+    const prover<C, cuda_policy<>> p(f.pk, gpu);
+    ASSERT_TRUE(p.key_resident()) << p.fallback_reason();
+    const size_t key_held = gpu.budget().used();
+    EXPECT_EQ(key_held, key_bytes);
+    {
+        cuda_worker<C> w = p.make_worker();
+        EXPECT_EQ(gpu.budget().used(), key_held + proof_bytes);
+        EXPECT_EQ(gpu.budget().resident(), key_held + proof_bytes);
+        std::mt19937_64 r(78);
+        EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(w, f.ckt.system, f.ckt.assignment, r)));
+        EXPECT_EQ(gpu.budget().used(), key_held + proof_bytes);
+        EXPECT_THROW(p.make_worker(), invalid_argument);
+        EXPECT_FALSE(p.try_make_worker());
+        EXPECT_THROW(p.prove(f.ckt.system, f.ckt.assignment), invalid_argument);  // never a wait that could not end
+        EXPECT_EQ(gpu.budget().used(), key_held + proof_bytes);
+        const prover<C, cuda_policy<>> other(f.pk, probe);
+        EXPECT_THROW(other.prove(w, f.ckt.system, f.ckt.assignment), invalid_argument);
+        EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(w, f.ckt.system, f.ckt.assignment, r)));
+        EXPECT_EQ(w.proofs(), 2u);
+    }
+    EXPECT_EQ(gpu.budget().used(), key_held);
+    EXPECT_EQ(gpu.budget().resident(), key_held);
+    // Given back: a worker fits again, and so does a proof without one.
+    std::unique_ptr<cuda_worker<C>> again = p.try_make_worker();
+    ASSERT_TRUE(again);
+    again.reset();
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(f.ckt.system, f.ckt.assignment)));
+    EXPECT_EQ(gpu.budget().used(), key_held);
+}
+
+// A policy's telemetry sink hears every stage of every proof, in order, with the names, host
+// intervals and GPU intervals the proof's stage_times records; also when the caller asks for no
+// stage times, on a worker or without one. Nothing is told of a proof that failed.
+TYPED_TEST(ProverGpuTest, ATelemetrySinkHearsEveryStage) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    fixture<C> f(9, 0.5, 79);
+    gpu_context gpu(0, kBudget);
+    const prover<C, callers::policy_with_telemetry> p(f.pk, gpu, shared_system(f));
+    ASSERT_TRUE(p.circuit_resident()) << p.circuit_fallback_reason();
+    cuda_worker<C> w = p.make_worker();
+    callers::stage_log::take();
+    stage_times times;
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(w, f.ckt.assignment, os_random{}, &times)));
+    const auto heard = callers::stage_log::take();
+    ASSERT_EQ(heard.size(), times.stages.size());
+    for (size_t i = 0; i < heard.size(); ++i) {
+        EXPECT_EQ(heard[i].name, times.stages[i].name);
+        EXPECT_EQ(heard[i].start_ms, times.stages[i].start_ms);
+        EXPECT_EQ(heard[i].end_ms, times.stages[i].end_ms);
+        EXPECT_EQ(heard[i].gpu_start_ms, times.stages[i].gpu_start_ms);
+        EXPECT_EQ(heard[i].gpu_end_ms, times.stages[i].gpu_end_ms);
+    }
+    auto names = [](const std::vector<stage_times::stage>& v) {
+        std::vector<std::string> n;
+        for (const auto& s : v) n.push_back(s.name);
+        return n;
+    };
+    const std::vector<std::string> want = {
+        "upload z", "evaluate a, b, c (GPU)", "H scalars (NTT)", "MSM A", "MSM B G1", "MSM B G2", "MSM L", "MSM H",
+        "assemble"};
+    EXPECT_EQ(names(heard), want);
+    for (const auto& s : heard) EXPECT_EQ(s.on_gpu(), s.name != "assemble") << s.name;
+    // No stage_times from the caller: the sink still hears them all.
+    p.prove(w, f.ckt.assignment);
+    EXPECT_EQ(names(callers::stage_log::take()), want);
+    // Without a worker: the worker made for the proof adds its own stage.
+    p.prove(f.ckt.system, f.ckt.assignment);
+    const auto workerless = names(callers::stage_log::take());
+    ASSERT_FALSE(workerless.empty());
+    EXPECT_EQ(workerless.front(), "evaluate a, b, c");  // on the host
+    EXPECT_NE(std::find(workerless.begin(), workerless.end(), "reserve VRAM"), workerless.end());
+    EXPECT_EQ(workerless.back(), "assemble");
+    // A failed proof tells the sink nothing.
+    auto bad = f.ckt.assignment;
+    bad.back() += C::fr::one();
+    EXPECT_THROW(p.prove(w, bad), invalid_argument);
+    EXPECT_TRUE(callers::stage_log::take().empty());
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), p.prove(w, f.ckt.assignment)));  // the worker still proves
+    EXPECT_EQ(names(callers::stage_log::take()), want);
 }
 
 template <class C, class Policy>

@@ -7,9 +7,11 @@
 //   - host: resident set, heap in use (mallinfo2), open descriptors and threads, as in
 //     tests/test_soak_cpu.cpp (tolerances below).
 // Proofs alternate between a, b, c evaluated on the GPU (prove(z)) and on the host (prove(cs, z):
-// the staging ring's uploads). Every proof is compared with the previous one (r, s fresh); the
-// first, the last and every CUZK_SOAK_VERIFY_EVERY-th are verified (default 10: verification is
-// on the CPU and would otherwise cost more than the proofs). Skipped without a GPU.
+// the staging ring's uploads), and in pairs between one cuda_worker kept for the whole run (its
+// share of the budget and its buffers are part of the baseline) and a worker made per proof.
+// Every proof is compared with the previous one (r, s fresh); the first, the last and every
+// CUZK_SOAK_VERIFY_EVERY-th are verified (default 10: verification is on the CPU and would
+// otherwise cost more than the proofs). Skipped without a GPU.
 //
 // CUZK_SOAK_PROOFS: measured proofs per curve (default 2000, as issue 18 asks).
 #include <gtest/gtest.h>
@@ -71,6 +73,7 @@ TYPED_TEST(SoakGpu, resident_prover_returns_to_baseline) {
     // synchronisation), and the driver rounds to its pages.
     const uint64_t device_tolerance = p.per_proof_bytes() + (uint64_t(16) << 20);
 
+    cuda_worker<C> w = p.make_worker();
     std::mt19937_64 rng(16);
     proof<C> previous{};
     size_t verified = 0;
@@ -78,8 +81,10 @@ TYPED_TEST(SoakGpu, resident_prover_returns_to_baseline) {
     clock::duration prove_time{};
     auto prove_one = [&](size_t i, bool check) {
         const auto t0 = clock::now();
-        proof<C> pi = i % 2 == 0 ? p.prove(std::span<const Fr>(ckt.assignment), rng)
-                                 : p.prove(ckt.system, std::span<const Fr>(ckt.assignment), rng);
+        const std::span<const Fr> z(ckt.assignment);
+        const bool on_gpu = i % 2 == 0, on_kept_worker = (i / 2) % 2 == 0;
+        proof<C> pi = on_kept_worker ? (on_gpu ? p.prove(w, z, rng) : p.prove(w, ckt.system, z, rng))
+                                     : (on_gpu ? p.prove(z, rng) : p.prove(ckt.system, z, rng));
         prove_time += clock::now() - t0;
         ASSERT_FALSE(pi == previous) << "proof " << i << " repeats the previous one (r, s not fresh)";
         if (check) {
@@ -122,9 +127,9 @@ TYPED_TEST(SoakGpu, resident_prover_returns_to_baseline) {
 
     const auto mib = [](uint64_t b) { return double(b) / double(1 << 20); };
     std::printf(
-        "soak gpu: %zu proofs at 2^%u after %zu warm-up, one resident prover (key and circuit resident); "
-        "%zu verified (first, last, every %zu-th)\n",
-        proofs, log_n, warmup, verified, verify_every);
+        "soak gpu: %zu proofs at 2^%u after %zu warm-up, one resident prover (key and circuit resident), "
+        "half on one kept worker (%llu proofs); %zu verified (first, last, every %zu-th)\n",
+        proofs, log_n, warmup, (unsigned long long)w.proofs(), verified, verify_every);
     std::printf("soak gpu: %.1f s, %.2f ms per proof (prove calls only)\n", wall_s,
                 std::chrono::duration<double, std::milli>(prove_time).count() / double(proofs));
     std::printf("soak gpu: budget used   %zu -> %zu bytes (max %zu; resident %zu)\n", base.budget, last.budget,

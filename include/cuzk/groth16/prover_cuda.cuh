@@ -1,25 +1,28 @@
-// The CUDA backend of groth16::prover: device NTT and device MSM, with the lock granularity
-// and staging strategy of its policy (see policy.hpp and docs/GROTH16.md).
+// The CUDA backend of groth16::prover: device NTT and device MSM, with the lock granularity,
+// staging strategy, G2 placement and telemetry sink of its policy (policy.hpp, docs/GROTH16.md).
 //
 //   gpu_context gpu(0, 100ull << 30);                          // device 0, 100 GB budget
-//   prover<C, cuda_policy<lock_granularity::split, staging::prestaged>> p(pk, gpu);
-//   proof<C> pi = p.prove(cs, z);                              // from any number of threads
+//   prover<C, cuda_policy<lock_granularity::split, staging::prestaged>> p(pk, gpu, circuit);
+//   cuda_worker<C> w = p.make_worker();                        // per thread: streams, buffers, VRAM
+//   proof<C> pi = p.prove(w, z);                               // a, b, c evaluated on the GPU
+//   proof<C> pj = p.prove(cs, z);                              // no worker: one made for the proof
 //
-//   prover<C, ...> q(pk, gpu, circuit);                        // circuit resident beside the key:
-//   proof<C> pi = q.prove(z);                                  // a, b, c evaluated on the GPU
-//
-// Per proof, on the worker's own stream,
-//   memory phase  (memory lock under split)   reserve VRAM from the budget, allocate, upload z
-//                                             (and a, b, c when they were evaluated on the host)
-//   compute phase (compute lock under split)  a, b, c from the resident circuit (checking every
-//                                             constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
-// and the proof is assembled on the host. Under the device policy one lock covers both phases;
-// under none the caller serialises. Nothing waits on the whole device: every allocation is
-// stream-ordered (the per-proof buffers from the gpu_context's memory pool, which keeps them
-// mapped between proofs), every wait is a stream synchronisation. With a stage_times,
-// each GPU stage also gets its interval on the stream from CUDA timing events (gpu_stage_clock).
-// Every path that touches the device makes the prover's device current first (the constructor
-// through its first member, prove, the destructor).
+// The prover holds what every proof reads (the device domain, the resident key, circuit and
+// tables); a worker (cuda_worker.cuh) holds what one proof writes, and a proof runs on a worker in
+// three stages:
+//   inputs  (memory lock under split)   upload z (and a, b, c when evaluated on the host), gather
+//                                       a compressed key's scalars, start a streamed key's upload
+//   compute (compute lock under split)  a, b, c from the resident circuit (checking every
+//                                       constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
+//   finish                              wait for the worker's streams, then (outside the locks)
+//                                       the G2 MSM on the CPU if the policy puts it there, assembly
+// Under the device policy one lock covers inputs and compute; under none the caller serialises.
+// Nothing waits on the whole device: every allocation is stream-ordered (a worker's buffers and
+// a per-proof key from the gpu_context's memory pool, which keeps them mapped between proofs),
+// every wait is a stream synchronisation. With a stage_times (or a telemetry sink), each GPU
+// stage also gets its interval on the worker's stream (gpu_stage_clock.cuh). Every path that
+// touches the device makes the prover's device current first (the constructor through its first
+// member, make_worker, prove, the destructor).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -39,11 +42,13 @@
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/event.hpp"
 #include "cuzk/gpu/stream.hpp"
+#include "cuzk/groth16/cuda_worker.cuh"
 #include "cuzk/groth16/device_circuit.cuh"
+#include "cuzk/groth16/device_key.cuh"
 #include "cuzk/groth16/gpu_context.cuh"
+#include "cuzk/groth16/gpu_stage_clock.cuh"
 #include "cuzk/groth16/h_scalars.cuh"
 #include "cuzk/groth16/prover.hpp"
-#include "cuzk/gpu/upload_staging.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/msm/witness_device.cuh"
@@ -83,72 +88,12 @@ private:
     std::unique_lock<std::mutex> lock_;
 };
 
-/// The proving-key point vectors in device memory.
 /// out[i] = in[index[i]] (the scalars of a density-compressed MSM).
 template <class T>
 __global__ void gather_kernel(T* out, const T* in, const uint32_t* index, size_t n) {
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i < n) out[i] = in[index[i]];
 }
-
-template <class Curve>
-struct device_key {
-    using G1 = typename Curve::g1;
-    using G2 = typename Curve::g2;
-    gpu::device_buffer<affine<G1>> a, b_g1, l, h;
-    gpu::device_buffer<affine<G2>> b_g2;
-    // Last, so destroyed first: after a failure part-way, the copies still queued on the copy
-    // stream finish before the vectors are freed on their allocation stream.
-    gpu::wait_on_unwind uploads_;
-
-    static size_t bytes_for(const proving_key<Curve>& pk) {
-        return (pk.a.size() + pk.b_g1.size() + pk.l.size() + pk.h.size()) * sizeof(affine<G1>) +
-               pk.b_g2.size() * sizeof(affine<G2>);
-    }
-    /// Allocates all vectors on `s` and uploads each on `copy`, recording `ready[k]` after vector k
-    /// (order: a, b_g1, b_g2, l, h) so that compute can wait for exactly what it needs.
-    /// From `pool` when given (a per-proof key: gpu_context's pool), else the device's default pool.
-    device_key(const proving_key<Curve>& pk, cudaStream_t s, cudaStream_t copy, cudaEvent_t* ready,
-               cudaMemPool_t pool = nullptr)
-        : a(pk.a.size(), s, pool), b_g1(pk.b_g1.size(), s, pool), l(pk.l.size(), s, pool), h(pk.h.size(), s, pool),
-          b_g2(pk.b_g2.size(), s, pool), uploads_(copy) {
-        if (copy != s) {  // the copies must see the allocations
-            cudaEvent_t allocated = ready[0];
-            CUZK_CUDA_CHECK(cudaEventRecord(allocated, s));
-            CUZK_CUDA_CHECK(cudaStreamWaitEvent(copy, allocated, 0));
-        }
-        a.upload(pk.a.data(), copy);
-        CUZK_CUDA_CHECK(cudaEventRecord(ready[0], copy));
-        b_g1.upload(pk.b_g1.data(), copy);
-        CUZK_CUDA_CHECK(cudaEventRecord(ready[1], copy));
-        b_g2.upload(pk.b_g2.data(), copy);
-        CUZK_CUDA_CHECK(cudaEventRecord(ready[2], copy));
-        l.upload(pk.l.data(), copy);
-        CUZK_CUDA_CHECK(cudaEventRecord(ready[3], copy));
-        h.upload(pk.h.data(), copy);
-        CUZK_CUDA_CHECK(cudaEventRecord(ready[4], copy));
-    }
-};
-
-/// Five events (one per key vector), created and destroyed together.
-struct key_events {
-    cudaEvent_t e[5] = {};
-    key_events() {
-        try {
-            for (auto& x : e) CUZK_CUDA_CHECK(cudaEventCreateWithFlags(&x, cudaEventDisableTiming));
-        } catch (...) {  // no destructor runs for a constructor that throws
-            destroy();
-            throw;
-        }
-    }
-    ~key_events() { destroy(); }
-    void destroy() noexcept {
-        for (auto& x : e)
-            if (x != nullptr) cudaEventDestroy(x);  // destroying a null event would set the last error
-    }
-    key_events(const key_events&) = delete;
-    key_events& operator=(const key_events&) = delete;
-};
 
 /// Host ranges a prover page-locked, unregistered when destroyed: also when the constructor
 /// throws after registering some (no ~prover runs then).
@@ -162,74 +107,9 @@ struct host_registrations {
     }
 };
 
-/// Makes `device` current; a member declared before the prover's first CUDA object, so that its
-/// setup stream and events are created on the prover's device, not on the caller's current one.
-struct select_device {
-    explicit select_device(int device) { CUZK_CUDA_CHECK(cudaSetDevice(device)); }
-};
-
-/// The GPU intervals of a proof's stages: a timing event on the proof's stream before and after
-/// each stage's enqueues, put on the stage_timer's clock by an anchor event recorded on the fresh
-/// (idle) stream and waited for at once. A stage's interval runs from when the stream reaches
-/// its first work to when it passes its last, so kernels enqueued by one stage and still running
-/// during the next host stage count where they ran. Nothing is created when nobody records.
-class gpu_stage_clock {
-public:
-    gpu_stage_clock(stage_timer& timer, cudaStream_t st) : timer_(timer), st_(st) {
-        if (!timer_.recording()) return;
-        anchor_.emplace();
-        anchor_->record(st_);
-        anchor_->synchronize();
-        anchor_ms_ = timer_.now_ms();
-    }
-
-    /// timer.time(name, f), with the stage's GPU interval recorded on the stream.
-    template <class F>
-    auto time(const char* name, F&& f) {
-        if (!anchor_) return timer_.time(name, f);
-        marks_.push_back({timer_.recorded(), gpu::event{}, gpu::event{}});
-        // The start event goes in after the stage's host start is read: on an idle stream it
-        // completes at once, and recorded first it could land before the host interval.
-        return timer_.time(name, [&]() -> decltype(auto) {
-            marks_.back().start.record(st_);
-            if constexpr (std::is_void_v<std::invoke_result_t<F&>>) {
-                f();
-                marks_.back().end.record(st_);
-            } else {
-                decltype(auto) r = f();
-                marks_.back().end.record(st_);
-                return r;
-            }
-        });
-    }
-
-    /// Writes the intervals into the timer's stages; call once the stream has passed them all.
-    /// The anchor's host time is read after its synchronisation returned, so mapped times are
-    /// late by that wake-up: microseconds on a quiet machine, tens of ms when many processes
-    /// share the GPU (seen on the H200 beside 36 compute-sanitizer runs). Every event has
-    /// completed by now, so a time past now is that lateness and is clamped to now.
-    void finish() {
-        const double now = timer_.now_ms();
-        for (auto& m : marks_)
-            timer_.set_gpu_interval(m.stage, std::min(now, anchor_ms_ + m.start.elapsed_ms_since(*anchor_)),
-                                    std::min(now, anchor_ms_ + m.end.elapsed_ms_since(*anchor_)));
-    }
-
-private:
-    struct mark {
-        size_t stage;
-        gpu::event start, end;
-    };
-    stage_timer& timer_;
-    cudaStream_t st_;
-    std::optional<gpu::event> anchor_;
-    double anchor_ms_ = 0;
-    std::vector<mark> marks_;
-};
-
 }  // namespace detail
 
-/// The CUDA backend, for any policy type with cuda_policy's four constants (policy.hpp).
+/// The CUDA backend, for any policy type that models cuda_prover_policy (policy.hpp).
 template <class Curve, cuda_prover_policy Policy>
 class prover<Curve, Policy> {
     using policy = Policy;
@@ -343,167 +223,303 @@ public:
         return b;
     }
 
-    /// Proves that z satisfies cs (see the CPU prover for the errors it throws). Thread-safe:
-    /// each call uses its own stream and buffers; the policy's locks order the GPU phases.
+    /// What one proof runs on (cuda_worker.cuh): streams, buffers and budget share, kept between
+    /// proofs.
+    using worker = cuda_worker<Curve>;
+
+    /// A worker for this prover, holding per_proof_bytes() of the budget (as a resident
+    /// reservation) until it is destroyed. Throws invalid_argument when they do not fit beside
+    /// what the budget holds now: make no more workers than the budget holds proofs.
+    worker make_worker() const {
+        std::optional<gpu::vram_budget::reservation> share = gpu_.budget().try_reserve_resident(per_proof_bytes());
+        if (!share)
+            throw invalid_argument("prover: a worker needs " + std::to_string(per_proof_bytes()) +
+                                   " bytes of VRAM; the budget of " + std::to_string(gpu_.budget().capacity()) +
+                                   " has " + std::to_string(gpu_.budget().used()) + " in use");
+        std::lock_guard memory(gpu_.memory_mutex());
+        return worker(worker_layout(), std::move(*share));
+    }
+    /// make_worker(), or null when the budget has no room for it now (the engine's threads make
+    /// their workers this way and share the ones that fit).
+    std::unique_ptr<worker> try_make_worker() const {
+        std::optional<gpu::vram_budget::reservation> share = gpu_.budget().try_reserve_resident(per_proof_bytes());
+        if (!share) return nullptr;
+        std::lock_guard memory(gpu_.memory_mutex());
+        return std::make_unique<worker>(worker_layout(), std::move(*share));
+    }
+
+    /// Proves that z satisfies cs (see the CPU prover for the errors it throws), on worker `w`
+    /// (made by this prover). Thread-safe across workers; the policy's locks order the GPU stages.
     template <class Rng = os_random>
-    proof<Curve> prove(const r1cs<fr>& cs, std::span<const fr> z, Rng&& rng = Rng{}, stage_times* times = nullptr) const {
-        const auto& key = *pk_;
-        check_key_matches(key, cs);
-        stage_timer timer(times);
-        std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
-        return prove_timed(z, &abc, timer, rng);
+    proof<Curve> prove(worker& w, const r1cs<fr>& cs, std::span<const fr> z, Rng&& rng = Rng{},
+                       stage_times* times = nullptr) const {
+        return prove_cs(&w, cs, z, rng, times);
+    }
+    /// As above, on a worker made for this proof (streams, buffers and budget share taken and
+    /// given back by the call; it waits for budget room). Thread-safe.
+    template <class Rng = os_random>
+    proof<Curve> prove(const r1cs<fr>& cs, std::span<const fr> z, Rng&& rng = Rng{},
+                       stage_times* times = nullptr) const {
+        return prove_cs(nullptr, cs, z, rng, times);
     }
 
     /// Proves that z satisfies the circuit given at construction, evaluating a, b, c on the GPU
-    /// when it is resident (the cheap path: only z is uploaded). Errors as prove(cs, z).
+    /// when it is resident (the cheap path: only z is uploaded), on worker `w`. Errors as prove(cs, z).
+    template <class Rng = os_random>
+    proof<Curve> prove(worker& w, std::span<const fr> z, Rng&& rng = Rng{}, stage_times* times = nullptr) const {
+        return prove_z(&w, z, rng, times);
+    }
+    /// As above, on a worker made for this proof.
     template <class Rng = os_random>
     proof<Curve> prove(std::span<const fr> z, Rng&& rng = Rng{}, stage_times* times = nullptr) const {
-        if (!circuit_) throw invalid_argument("prover: prove(z) needs the circuit given at construction");
-        circuit_->check_assignment_shape(z);
-        stage_timer timer(times);
-        if (!device_circuit_) {
-            std::vector<fr> abc = evaluate_abc_checked(*circuit_, z, timer);
-            return prove_timed(z, &abc, timer, rng);
-        }
-        return prove_timed(z, nullptr, timer, rng);
+        return prove_z(nullptr, z, rng, times);
     }
 
-    /// Proves from a, b, c already on the domain (see the CPU prover's prove_from_abc).
+    /// Proves from a, b, c already on the domain (see the CPU prover's prove_from_abc), on worker `w`.
+    template <class Rng = os_random>
+    proof<Curve> prove_from_abc(worker& w, std::span<const fr> z, std::vector<fr> abc, Rng&& rng = Rng{},
+                                stage_times* times = nullptr) const {
+        return prove_abc(&w, z, abc, rng, times);
+    }
+    /// As above, on a worker made for this proof.
     template <class Rng = os_random>
     proof<Curve> prove_from_abc(std::span<const fr> z, std::vector<fr> abc, Rng&& rng = Rng{},
                                 stage_times* times = nullptr) const {
-        check_abc_shape(*pk_, z, abc);
-        stage_timer timer(times);
-        return prove_timed(z, &abc, timer, rng);
+        return prove_abc(nullptr, z, abc, rng, times);
     }
 
 private:
-    /// The GPU part of every prove: a, b, c come from the host (host_abc) or, when host_abc is
-    /// null, from the resident circuit.
+    using telemetry = policy_telemetry<Policy>;
+
+    struct msm_sums {
+        jacobian<G1> a, b1;
+        jacobian<G2> b2;
+        jacobian<G1> l, h;
+    };
+
+    /// The sizes a worker of this prover has.
+    cuda_worker_layout worker_layout() const {
+        return {.gpu = &gpu_,
+                .owner = this,
+                .domain_size = pk_->domain_size(),
+                .variables = pk_->num_variables(),
+                .a_gathered = a_index_.size(),
+                .b_gathered = b_index_.size(),
+                .msm_workspace_bytes = msm_workspace_bytes()};
+    }
+
+    void check_worker(const worker* w) const {
+        if (w && !w->made_by(this)) throw invalid_argument("prover: the worker was made by another prover");
+    }
+
     template <class Rng>
-    proof<Curve> prove_timed(std::span<const fr> z, const std::vector<fr>* host_abc, stage_timer& timer,
+    proof<Curve> prove_cs(worker* w, const r1cs<fr>& cs, std::span<const fr> z, Rng& rng, stage_times* times) const {
+        check_worker(w);
+        check_key_matches(*pk_, cs);
+        return timed(times, [&](stage_timer& timer) {
+            std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
+            return prove_timed(w, z, &abc, timer, rng);
+        });
+    }
+
+    template <class Rng>
+    proof<Curve> prove_z(worker* w, std::span<const fr> z, Rng& rng, stage_times* times) const {
+        check_worker(w);
+        if (!circuit_) throw invalid_argument("prover: prove(z) needs the circuit given at construction");
+        circuit_->check_assignment_shape(z);
+        return timed(times, [&](stage_timer& timer) {
+            if (!device_circuit_) {
+                std::vector<fr> abc = evaluate_abc_checked(*circuit_, z, timer);
+                return prove_timed(w, z, &abc, timer, rng);
+            }
+            return prove_timed(w, z, nullptr, timer, rng);
+        });
+    }
+
+    template <class Rng>
+    proof<Curve> prove_abc(worker* w, std::span<const fr> z, const std::vector<fr>& abc, Rng& rng,
+                           stage_times* times) const {
+        check_worker(w);
+        check_abc_shape(*pk_, z, abc);
+        return timed(times, [&](stage_timer& timer) { return prove_timed(w, z, &abc, timer, rng); });
+    }
+
+    /// Runs body(timer) over `times`; under a policy with a telemetry sink the stages are
+    /// recorded even when `times` is null, and each is given to the sink once the proof is made.
+    template <class F>
+    static proof<Curve> timed(stage_times* times, F&& body) {
+        if constexpr (has_telemetry<Policy>) {
+            stage_times own;
+            stage_times& t = times ? *times : own;
+            const size_t first = t.stages.size();
+            stage_timer timer(&t);
+            proof<Curve> pi = body(timer);
+            for (size_t i = first; i < t.stages.size(); ++i) telemetry::stage(t.stages[i]);
+            return pi;
+        } else {
+            stage_timer timer(times);
+            return body(timer);
+        }
+    }
+
+    /// Every proof: a, b, c come from the host (host_abc) or, when host_abc is null, from the
+    /// resident circuit; on `given`, or on a worker made for the proof when it is null.
+    template <class Rng>
+    proof<Curve> prove_timed(worker* given, std::span<const fr> z, const std::vector<fr>* host_abc, stage_timer& timer,
                              Rng& rng) const {
         const auto& key = *pk_;
-        const size_t n = key.domain_size(), nv = key.num_variables(), np = key.num_public();
-
         std::future<jacobian<G2>> b2_on_cpu;
         if constexpr (!G2OnGpu)
             b2_on_cpu = std::async(std::launch::async, [&] {
                 std::vector<fr> storage;
                 return msm_witness_host<G2>(key.b_g2, select_present(z, key.b_density, storage, "B"));
             });
+        msm_sums sums;
+        {
+            CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
+            detail::maybe_lock whole, memory;
+            if constexpr (Lock == lock_granularity::device) whole = detail::maybe_lock(gpu_.compute_mutex());
+            if constexpr (Lock == lock_granularity::split) memory = detail::maybe_lock(gpu_.memory_mutex());
+            // Without a worker: one for this proof (its budget share waited for, its buffers
+            // allocated), sharing the prover's upload ring; destroyed at the end of this block.
+            std::optional<worker> temporary;
+            worker& w = given ? *given : timer.time("reserve VRAM", [&]() -> worker& {
+                return temporary.emplace(worker_layout(), gpu_.budget().reserve(per_proof_bytes()), &staging_);
+            });
+            detail::gpu_stage_clock clock(timer, w.stream_);
+            // On an error, the worker's streams pass what the proof queued before the caller
+            // hears of it (its z may be read by a copy still queued) or the worker is reused.
+            gpu::wait_on_unwind settle(w.stream_);
+            std::unique_ptr<detail::device_key<Curve>> per_proof_key = inputs_stage(w, z, host_abc, clock);
+            memory.unlock();
 
-        CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
-        gpu::stream st, copy;
-        detail::gpu_stage_clock gpu_clock(timer, st);
-        detail::key_events ev;
-        detail::maybe_lock whole, memory;
-        if constexpr (Lock == lock_granularity::device) whole = detail::maybe_lock(gpu_.compute_mutex());
-        if constexpr (Lock == lock_granularity::split) memory = detail::maybe_lock(gpu_.memory_mutex());
+            detail::maybe_lock compute;
+            if constexpr (Lock == lock_granularity::split) compute = detail::maybe_lock(gpu_.compute_mutex());
+            sums = compute_stage(w, per_proof_key, host_abc == nullptr, clock);
+            // The GPU part of finishing: the per-proof key freed in stream order, both streams
+            // passed, the GPU intervals read, then the next worker in.
+            per_proof_key.reset();
+            w.stream_.synchronize();
+            w.copy_.synchronize();
+            clock.finish();
+            compute.unlock();
+            whole.unlock();
+            ++w.proofs_;
+        }
+        return finish_stage(sums, b2_on_cpu, timer, rng);
+    }
 
-        // Memory phase: budget, buffers, uploads (all on this worker's stream).
-        auto reservation = timer.time("reserve VRAM", [&] { return gpu_.budget().reserve(per_proof_bytes()); });
-        gpu::wait_on_unwind frees_done(st);  // on an error, the budget returns once the frees below ran
-        // Per-proof buffers from the context's pool, which keeps them mapped for the next proof.
-        const cudaMemPool_t pool = gpu_.pool().get();
-        gpu::device_buffer<fr> d_abc, d_z, d_za, d_zb;  // d_za, d_zb: z at A's and B's present variables
-        gpu::device_buffer<char> d_ws;
-        gpu::device_buffer<unsigned long long> d_first_bad;
-        gpu_clock.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
-            d_abc = gpu::device_buffer<fr>(3 * n, st, pool);
-            d_z = gpu::device_buffer<fr>(nv, st, pool);
-            d_ws = gpu::device_buffer<char>(msm_workspace_bytes(), st, pool);
-            d_first_bad = gpu::device_buffer<unsigned long long>(1, st, pool);
+    /// Memory phase: z (and host-evaluated a, b, c) into the worker's buffers through its
+    /// page-locked ring, a compressed key's scalars gathered, and under staging::streamed a
+    /// non-resident key's vectors started on the copy stream (returned: they are this proof's).
+    std::unique_ptr<detail::device_key<Curve>> inputs_stage(worker& w, std::span<const fr> z,
+                                                            const std::vector<fr>* host_abc,
+                                                            detail::gpu_stage_clock& clock) const {
+        const auto& key = *pk_;
+        const size_t n = key.domain_size(), nv = key.num_variables();
+        clock.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
             // Through the page-locked ring: a pageable witness otherwise crawls at ~6 GB/s.
-            if (host_abc) staging_.upload(d_abc.data(), host_abc->data(), 3 * n * sizeof(fr), st);
-            staging_.upload(d_z.data(), z.data(), nv * sizeof(fr), st);
-            d_za = gather_present(a_index_, d_z.data(), st, pool);
-            d_zb = gather_present(b_index_, d_z.data(), st, pool);
+            if (host_abc) w.staging_->upload(w.abc_.data(), host_abc->data(), 3 * n * sizeof(fr), w.stream_);
+            w.staging_->upload(w.z_.data(), z.data(), nv * sizeof(fr), w.stream_);
+            gather_present(a_index_, w.z_.data(), w.za_, w.stream_);
+            gather_present(b_index_, w.z_.data(), w.zb_, w.stream_);
         });
         std::unique_ptr<detail::device_key<Curve>> per_proof_key;
         if constexpr (Stage == staging::streamed) {
             // Key vectors go up on the copy stream while the NTTs and earlier MSMs run.
-            if (!resident_) per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, copy, ev.e, pool);
+            if (!resident_)
+                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, w.stream_, w.copy_, w.key_ready_.e,
+                                                                            w.pool());
         }
-        memory.unlock();
+        return per_proof_key;
+    }
 
-        // Compute phase.
-        detail::maybe_lock compute;
-        if constexpr (Lock == lock_granularity::split) compute = detail::maybe_lock(gpu_.compute_mutex());
+    /// Compute phase: an on-demand key's upload, a, b, c from the resident circuit (when
+    /// `evaluate`), the H scalars, the MSMs; each sum comes back to the host as its MSM ends.
+    msm_sums compute_stage(worker& w, std::unique_ptr<detail::device_key<Curve>>& per_proof_key, bool evaluate,
+                           detail::gpu_stage_clock& clock) const {
+        const auto& key = *pk_;
+        const size_t n = key.domain_size(), nv = key.num_variables(), np = key.num_public();
+        const gpu::stream& st = w.stream_;
         if (!resident_ && !per_proof_key) {  // on-demand: allocate and upload inside the compute lock
-            gpu_clock.time("upload key", [&] {
-                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, ev.e, pool);
+            clock.time("upload key", [&] {
+                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, w.key_ready_.e, w.pool());
             });
         }
         const detail::device_key<Curve>& dk = resident_ ? *resident_ : *per_proof_key;
         auto wait_for = [&](int k) {
-            if (per_proof_key && Stage == staging::streamed) CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, ev.e[k], 0));
+            if (per_proof_key && Stage == staging::streamed)
+                CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, w.key_ready_.e[k], 0));
         };
-        if (!host_abc) {
-            gpu_clock.time("evaluate a, b, c (GPU)", [&] {
-                evaluate_abc_on_device(*device_circuit_, d_z.data(), d_abc.data(), d_first_bad.data(), st);
+        if (evaluate) {
+            clock.time("evaluate a, b, c (GPU)", [&] {
+                evaluate_abc_on_device(*device_circuit_, w.z_.data(), w.abc_.data(), w.first_bad_.data(), st);
                 unsigned long long first_bad = 0;
-                d_first_bad.download(&first_bad, st);
+                w.first_bad_.download(&first_bad, st);
                 st.synchronize();
                 if (first_bad != ~0ull)
                     throw invalid_argument("prover: the assignment violates constraint " + std::to_string(first_bad));
             });
         }
-        gpu_clock.time("H scalars (NTT)", [&] {
-            compute_h_scalars(*domain_, std::span<fr>(d_abc.data(), 3 * n), key.h_convention, st.get());
+        clock.time("H scalars (NTT)", [&] {
+            compute_h_scalars(*domain_, std::span<fr>(w.abc_.data(), 3 * n), key.h_convention, st.get());
         });
         using integer = typename fr::integer;
-        const integer* zs = reinterpret_cast<const integer*>(d_z.data());
+        const integer* zs = reinterpret_cast<const integer*>(w.z_.data());
+        char* ws = w.workspace_.data();
+        const size_t ws_bytes = w.workspace_.bytes();
         msm::device_options mont{};
         mont.form = msm::scalar_form::montgomery;
         // With a table the MSM reads its shifted copies, else the key vector. The witness MSMs
         // (A, B, L: scalars from z, mostly 0 and 1 in real circuits) split off the 0s and 1s.
         auto msm_on = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table, const affine<G>* pts,
                                    const integer* s, size_t count) {
-            if (table) return msm::msm_device(*table, s, count, d_ws.data(), d_ws.bytes(), st, mont.form);
-            return msm::msm_device<G>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
+            if (table) return msm::msm_device(*table, s, count, ws, ws_bytes, st, mont.form);
+            return msm::msm_device<G>(pts, s, count, ws, ws_bytes, st, mont);
         };
         auto witness_on = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table, const affine<G>* pts,
                                        const integer* s, size_t count) {
-            if (table) return msm::msm_witness_device(*table, s, count, d_ws.data(), d_ws.bytes(), st, mont.form);
-            return msm::msm_witness_device<G>(pts, s, count, d_ws.data(), d_ws.bytes(), st, mont);
+            if (table) return msm::msm_witness_device(*table, s, count, ws, ws_bytes, st, mont.form);
+            return msm::msm_witness_device<G>(pts, s, count, ws, ws_bytes, st, mont);
         };
         // A and B over the key's points: every variable, or (density-compressed key) the present ones.
-        const integer* za = d_za.size() != 0 ? reinterpret_cast<const integer*>(d_za.data()) : zs;
-        const integer* zb = d_zb.size() != 0 ? reinterpret_cast<const integer*>(d_zb.data()) : zs;
+        const integer* za = w.za_.size() != 0 ? reinterpret_cast<const integer*>(w.za_.data()) : zs;
+        const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
         const size_t na = key.a.size(), nb = key.b_g1.size();
-        auto sum_a = gpu_clock.time("MSM A", [&] { wait_for(0); return witness_on(tables_.a, dk.a.data(), za, na); });
-        auto sum_b1 =
-            gpu_clock.time("MSM B G1", [&] { wait_for(1); return witness_on(tables_.b_g1, dk.b_g1.data(), zb, nb); });
-        jacobian<G2> sum_b2;
+        msm_sums r;
+        r.a = clock.time("MSM A", [&] {
+            wait_for(0);
+            return witness_on(tables_.a, dk.a.data(), za, na);
+        });
+        r.b1 = clock.time("MSM B G1", [&] {
+            wait_for(1);
+            return witness_on(tables_.b_g1, dk.b_g1.data(), zb, nb);
+        });
         if constexpr (G2OnGpu) {
-            sum_b2 =
-                gpu_clock.time("MSM B G2", [&] { wait_for(2); return witness_on(tables_.b_g2, dk.b_g2.data(), zb, nb); });
+            r.b2 = clock.time("MSM B G2", [&] {
+                wait_for(2);
+                return witness_on(tables_.b_g2, dk.b_g2.data(), zb, nb);
+            });
         }
-        auto sum_l = gpu_clock.time("MSM L", [&] {
+        r.l = clock.time("MSM L", [&] {
             wait_for(3);
             return witness_on(tables_.l, dk.l.data(), zs + np + 1, nv - np - 1);
         });
-        auto sum_h = gpu_clock.time("MSM H", [&] {
+        r.h = clock.time("MSM H", [&] {
             wait_for(4);
-            return msm_on(tables_.h, dk.h.data(), reinterpret_cast<const integer*>(d_abc.data()), key.h.size());
+            return msm_on(tables_.h, dk.h.data(), reinterpret_cast<const integer*>(w.abc_.data()), key.h.size());
         });
-        // Free in stream order, then let the next worker in.
-        per_proof_key.reset();
-        d_abc.reset();
-        d_z.reset();
-        d_za.reset();
-        d_zb.reset();
-        d_ws.reset();
-        d_first_bad.reset();
-        st.synchronize();
-        copy.synchronize();
-        gpu_clock.finish();
-        compute.unlock();
-        whole.unlock();
-        reservation.release();
-        if constexpr (!G2OnGpu) sum_b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
-        return timer.time("assemble", [&] { return assemble_proof<Curve>(key, sum_a, sum_b1, sum_b2, sum_l, sum_h, rng); });
+        return r;
+    }
+
+    /// Host phase, outside every lock: the G2 MSM on the CPU (overlapped with the GPU stages)
+    /// when the policy puts it there, then the assembly with fresh r, s.
+    template <class Rng>
+    proof<Curve> finish_stage(msm_sums& sums, std::future<jacobian<G2>>& b2_on_cpu, stage_timer& timer,
+                              Rng& rng) const {
+        if constexpr (!G2OnGpu) sums.b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
+        return timer.time("assemble",
+                          [&] { return assemble_proof<Curve>(*pk_, sums.a, sums.b1, sums.b2, sums.l, sums.h, rng); });
     }
 
     /// Tables of shifted bases for the resident key: the G1 vectors if they fit beside one proof,
@@ -557,17 +573,15 @@ private:
         return out;
     }
 
-    /// z at the given indices (a compressed key's MSM scalars), gathered on the device; empty
-    /// when `index` is (dense).
-    static gpu::device_buffer<fr> gather_present(const gpu::device_buffer<uint32_t>& index, const fr* z,
-                                                 cudaStream_t st, cudaMemPool_t pool) {
-        if (index.size() == 0) return {};
-        gpu::device_buffer<fr> out(index.size(), st, pool);
+    /// z at the given indices (a compressed key's MSM scalars) into `out`, gathered on the
+    /// device; nothing when `index` is empty (dense: the MSMs read z itself).
+    static void gather_present(const gpu::device_buffer<uint32_t>& index, const fr* z, gpu::device_buffer<fr>& out,
+                               cudaStream_t st) {
+        if (index.size() == 0) return;
         const unsigned block = 256;
         detail::gather_kernel<fr><<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(
             out.data(), z, index.data(), index.size());
         CUZK_CUDA_CHECK_LAUNCH("gather_kernel");
-        return out;
     }
 
     /// Page-locks a key vector for the copy engine. Memory that is already registered (another
@@ -604,7 +618,9 @@ private:
     std::string circuit_fallback_reason_;
     detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
-    mutable gpu::upload_staging staging_;  // witness (and host a, b, c) uploads; 64 MiB page-locked
+    // The upload ring of proofs made without a worker (a worker has its own): two 32 MiB
+    // page-locked slots, allocated at the first such proof; upload() serialises its users.
+    mutable gpu::upload_staging staging_;
 };
 
 }  // namespace cuzk::groth16
