@@ -2,8 +2,8 @@
 // batch verifies, a bad witness fails alone with its error, several slots and workers give the
 // proofs a serial run gives for the same randomness, provers of different types share one engine
 // (slots hold them type-erased), the queue's byte limit waits or refuses, a lost device hands its
-// work to the other slots (or fails it cleanly), and the trace is JSON whose intervals nest per
-// track.
+// work to the other slots (or fails it cleanly), a prover's per-thread states are made once and
+// reused, and the trace is JSON whose intervals nest per track.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,6 +11,7 @@
 #include <chrono>
 #include <latch>
 #include <map>
+#include <mutex>
 #include <random>
 #include <string>
 #include <thread>
@@ -262,6 +263,95 @@ TYPED_TEST(EngineTest, SlotsOfDifferentProverTypesShareOneEngine) {
     EXPECT_EQ(p.slots[0].done + p.slots[1].done, 8u);
     EXPECT_EQ(size_t(wrapped->calls.load()), p.slots[1].done);
     EXPECT_THROW(engine<C>({{0, any_prover<C>{}}}), invalid_argument);  // a slot without a prover
+}
+
+/// A prover with per-thread state (as the CUDA prover's cuda_worker): try_make_worker() makes
+/// up to `room` workers (a stand-in for the VRAM budget), each proof records which worker it
+/// ran on and fails the test if two run on one worker at once.
+template <class C>
+struct worker_prover {
+    using fr = typename C::fr;
+    struct worker {
+        std::atomic<bool> busy{false};
+        std::atomic<size_t> proofs{0};
+    };
+    std::shared_ptr<const prover<C>> inner;
+    size_t room = 0;
+    mutable std::mutex m;
+    mutable std::vector<worker*> made;
+    mutable std::atomic<size_t> without_worker{0};
+
+    std::unique_ptr<worker> try_make_worker() const {
+        std::lock_guard lock(m);
+        if (made.size() == room) return nullptr;
+        auto w = std::make_unique<worker>();
+        made.push_back(w.get());
+        return w;
+    }
+    template <class Rng>
+    proof<C> prove(worker& w, std::span<const fr> z, Rng& rng, stage_times* t) const {
+        EXPECT_FALSE(w.busy.exchange(true)) << "two proofs on one worker at once";
+        proof<C> pi = inner->prove(z, rng, t);
+        ++w.proofs;
+        w.busy = false;
+        return pi;
+    }
+    template <class Rng>
+    proof<C> prove_from_abc(worker& w, std::span<const fr> z, std::vector<fr> abc, Rng& rng, stage_times* t) const {
+        ++w.proofs;
+        return inner->prove_from_abc(z, std::move(abc), rng, t);
+    }
+    template <class Rng>
+    proof<C> prove(std::span<const fr> z, Rng& rng, stage_times* t) const {
+        ++without_worker;
+        return inner->prove(z, rng, t);
+    }
+    template <class Rng>
+    proof<C> prove_from_abc(std::span<const fr> z, std::vector<fr> abc, Rng& rng, stage_times* t) const {
+        ++without_worker;
+        return inner->prove_from_abc(z, std::move(abc), rng, t);
+    }
+};
+static_assert(engine_worker_prover<worker_prover<bn254::curve>, bn254::curve>);
+static_assert(!engine_worker_prover<prover<bn254::curve>, bn254::curve>);
+
+// Workers of a prover with per-thread state make each state once and reuse it: never more than
+// the workers (over both slots of one prover), never more than its room (the other workers wait
+// for one to be given back instead of proving without), none when it has no room at all (then
+// every proof runs without one, as the prover alone does).
+TYPED_TEST(EngineTest, WorkersReuseTheirProverState) {
+    using C = TypeParam;
+    setup<C> s;
+    for (const size_t room : {size_t(100), size_t(1), size_t(0)}) {
+        auto p = std::make_shared<worker_prover<C>>();
+        p->inner = s.cpu;
+        p->room = room;
+        const size_t n = 24;
+        {
+            engine<C> e({{0, p}, {1, p}}, {.workers_per_slot = 3});
+            EXPECT_TRUE(e.slot(0).prover.has_state());
+            const auto out = e.prove_all(s.partitions(n, true));
+            const auto serial = s.partitions(n, true);
+            for (size_t k = 0; k < n; ++k) {
+                std::mt19937_64 rng(*serial[k].insecure_seed);
+                ASSERT_TRUE(out[k].value) << out[k].message();
+                EXPECT_EQ(*out[k].value, s.cpu->prove(std::span<const typename C::fr>(serial[k].z), rng)) << k;
+            }
+            const engine_progress progress = e.progress();
+            EXPECT_EQ(progress.worker_states, p->made.size());
+            EXPECT_LE(p->made.size(), std::min<size_t>(room, 6)) << "room " << room;
+            if (room > 0) {
+                EXPECT_GE(p->made.size(), 1u);
+            }
+            size_t on_workers = 0;
+            for (const auto* w : p->made) on_workers += w->proofs;  // alive: the engine holds them
+            EXPECT_EQ(on_workers + p->without_worker, n);
+            EXPECT_EQ(p->without_worker.load(), room == 0 ? n : 0u) << "room " << room;
+        }
+        EXPECT_EQ(p.use_count(), 1) << "the engine's states outlived it";
+    }
+    EXPECT_FALSE(any_prover<C>(s.cpu).has_state());
+    EXPECT_EQ(any_prover<C>(s.cpu).make_state(), nullptr);
 }
 
 TEST(EngineRng, SeededIsMt19937AndUnseededIsTheOsGenerator) {

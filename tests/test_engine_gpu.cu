@@ -1,6 +1,7 @@
 // The engine on the CUDA prover: batches of 24 partitions with the device lists [0] and [0, 0]
 // (two slots on one GPU) give the CPU prover's proofs for the same randomness, a bad witness
-// fails alone, and the trace's GPU intervals give a GPU busy share. Skipped without a GPU.
+// fails alone, the workers make their cuda_workers once and reuse them (a second batch makes
+// none), and the trace's GPU intervals give a GPU busy share. Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <random>
@@ -67,6 +68,9 @@ void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers)
     EXPECT_EQ(p.done, kPartitions - 1);
     EXPECT_EQ(p.failed, 1u);
     for (const auto& slot : p.slots) EXPECT_TRUE(slot.usable) << slot.unusable_reason;
+    // One cuda_worker per worker thread at most (the budget holds them all), kept for the next batch.
+    EXPECT_GE(p.worker_states, 1u);
+    EXPECT_LE(p.worker_states, devices.size() * workers);
 
     const auto traces = e->take_trace();
     ASSERT_EQ(traces.size(), kPartitions);
@@ -87,6 +91,10 @@ void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers)
         }
         EXPECT_GE(on_gpu, 6u);  // upload, NTT, five MSMs (evaluation too with the resident circuit)
     }
+    auto again = s.partitions();
+    again.resize(4);
+    for (const auto& o : e->prove_all(again)) EXPECT_TRUE(o.value) << o.message();
+    EXPECT_EQ(e->progress().worker_states, p.worker_states) << "a second batch made new workers";
     const trace_summary sum = summarise(traces);
     ASSERT_EQ(sum.gpus.size(), 1u);
     EXPECT_EQ(sum.gpus[0].device, 0);

@@ -19,7 +19,10 @@
 // CUDA error) takes every slot on that device out of service; the partition it hit is proved again
 // on another slot (once) and the queue goes to the remaining slots; with none left, what is queued
 // fails with that error. Every proved partition's stages are recorded (trace.hpp) until
-// take_trace() collects them.
+// take_trace() collects them. A prover that keeps per-thread state between proofs (the CUDA
+// prover's cuda_worker: streams, buffers, a VRAM share) gets it made once and reused: the workers
+// over one prover share a pool of such states, made as a worker first needs one while the
+// prover's budget has room, and kept until the engine is destroyed (engine_progress::worker_states).
 #pragma once
 
 #include <chrono>
@@ -30,6 +33,7 @@
 #include <exception>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -111,10 +115,22 @@ concept engine_prover = requires(const P& p, std::span<const typename Curve::fr>
     { p.prove_from_abc(z, std::move(abc), rng, times) } -> std::same_as<proof<Curve>>;
 };
 
+/// An engine_prover that proves on a state kept between proofs (P::worker: the CUDA prover's
+/// cuda_worker), made by try_make_worker() (null when there is no room for one now).
+template <class P, class Curve>
+concept engine_worker_prover = engine_prover<P, Curve> &&
+    requires(const P& p, typename P::worker& w, std::span<const typename Curve::fr> z,
+             std::vector<typename Curve::fr> abc, partition_rng& rng, stage_times* times) {
+    { p.try_make_worker() } -> std::same_as<std::unique_ptr<typename P::worker>>;
+    { p.prove(w, z, rng, times) } -> std::same_as<proof<Curve>>;
+    { p.prove_from_abc(w, z, std::move(abc), rng, times) } -> std::same_as<proof<Curve>>;
+};
+
 /// A shared prover of any type behind one call, "prove this partition, recording its stages":
 /// what an engine slot holds. Converts implicitly from std::shared_ptr<P> (or <const P>) for any
 /// thread-safe engine_prover P (the CPU and CUDA provers, or a test's own); get<P>() gives the
-/// typed prover back (its notes, e.g. key_resident()). A function pointer and a type tag, no
+/// typed prover back (its notes, e.g. key_resident()). For an engine_worker_prover, make_state()
+/// gives an opaque P::worker that prove() then runs on. Function pointers and a type tag, no
 /// virtual calls: the engine that calls it is one class per curve, and only the conversion is
 /// compiled per prover type.
 template <class Curve>
@@ -126,32 +142,67 @@ public:
     /// Implicit, so that a slot is {.device = d, .prover = p}.
     template <engine_prover<Curve> P>
     any_prover(std::shared_ptr<P> p)
-        : prover_(std::move(p)), type_(&typeid(P)), prove_(&prove_with<std::remove_const_t<P>>) {}
+        : prover_(std::move(p)), type_(&typeid(P)), prove_(&prove_with<std::remove_const_t<P>>) {
+        if constexpr (engine_worker_prover<std::remove_const_t<P>, Curve>)
+            make_state_ = &make_state_for<std::remove_const_t<P>>;
+    }
 
     explicit operator bool() const { return prover_ != nullptr; }
 
+    /// True when the prover proves on a state that make_state() makes.
+    bool has_state() const { return make_state_ != nullptr; }
+    /// A new state for prove() (one thread's at a time; it keeps the prover alive), or null: the
+    /// prover keeps none, or its budget has no room for one now.
+    std::shared_ptr<void> make_state() const { return make_state_ ? make_state_(prover_) : nullptr; }
+
     /// Proves p with r, s from partition_rng(p.insecure_seed): prove(z) with the prover's own
-    /// circuit, or prove_from_abc when p carries a, b, c (consumed: a retry has none).
-    proof<Curve> prove(partition<fr>& p, stage_times& times) const { return prove_(prover_.get(), p, times); }
+    /// circuit, or prove_from_abc when p carries a, b, c (consumed: a retry has none). On `state`
+    /// (from this prover's make_state()) when given, else as the prover does without one.
+    proof<Curve> prove(partition<fr>& p, stage_times& times, void* state = nullptr) const {
+        return prove_(prover_.get(), p, times, state);
+    }
 
     /// The prover, if it is a P; else null.
     template <class P>
     const P* get() const {
         return prover_ && *type_ == typeid(P) ? static_cast<const P*>(prover_.get()) : nullptr;
     }
+    /// The prover's address: slots with the same one share a prover.
+    const void* address() const { return prover_.get(); }
 
 private:
     template <class P>
-    static proof<Curve> prove_with(const void* prover, partition<fr>& p, stage_times& times) {
+    static proof<Curve> prove_with(const void* prover, partition<fr>& p, stage_times& times, void* state) {
         const P& x = *static_cast<const P*>(prover);
         partition_rng rng(p.insecure_seed);
+        if constexpr (engine_worker_prover<P, Curve>) {
+            if (state) {
+                auto& w = *static_cast<typename P::worker*>(state);
+                if (p.abc.empty()) return x.prove(w, std::span<const fr>(p.z), rng, &times);
+                return x.prove_from_abc(w, std::span<const fr>(p.z), std::move(p.abc), rng, &times);
+            }
+        }
         if (p.abc.empty()) return x.prove(std::span<const fr>(p.z), rng, &times);
         return x.prove_from_abc(std::span<const fr>(p.z), std::move(p.abc), rng, &times);
     }
 
+    template <class P>
+    static std::shared_ptr<void> make_state_for(const std::shared_ptr<const void>& prover) {
+        std::shared_ptr<const P> typed = std::static_pointer_cast<const P>(prover);
+        std::unique_ptr<typename P::worker> w = typed->try_make_worker();
+        if (!w) return nullptr;
+        struct holder {
+            std::shared_ptr<const P> prover;  // outlives its worker (declared first)
+            std::unique_ptr<typename P::worker> worker;
+        };
+        auto h = std::make_shared<holder>(holder{std::move(typed), std::move(w)});
+        return std::shared_ptr<void>(h, h->worker.get());
+    }
+
     std::shared_ptr<const void> prover_{};
     const std::type_info* type_ = nullptr;
-    proof<Curve> (*prove_)(const void*, partition<fr>&, stage_times&) = nullptr;
+    proof<Curve> (*prove_)(const void*, partition<fr>&, stage_times&, void*) = nullptr;
+    std::shared_ptr<void> (*make_state_)(const std::shared_ptr<const void>&) = nullptr;
 };
 
 /// A device and the prover that proves on it. Slots may share a prover (it is thread-safe):
@@ -172,6 +223,9 @@ struct engine_progress {
     };
     size_t queued = 0, in_progress = 0, done = 0, failed = 0;  ///< failed includes those no slot could take
     size_t queued_bytes = 0;
+    /// Per-thread prover states made so far (any_prover::make_state: the CUDA prover's workers);
+    /// each is reused by every later partition, so this stays at most the number of workers.
+    size_t worker_states = 0;
     std::vector<slot> slots;
 };
 
@@ -296,6 +350,7 @@ public:
         p.queued = queue_.size();
         p.failed = failed_unassigned_;
         p.queued_bytes = queued_bytes_;
+        for (const auto& [prover, pool] : states_) p.worker_states += pool.made;
         for (const auto& s : slots_) {
             p.slots.push_back({s.slot.device, s.in_progress, s.done, s.failed, s.usable, s.unusable_reason});
             p.in_progress += s.in_progress;
@@ -322,6 +377,13 @@ private:
         size_t bytes;
         size_t index;
         bool retried;
+    };
+    /// The states (any_prover::make_state) made for one prover, shared by the workers of every
+    /// slot over it: each worker takes one for a partition and gives it back after.
+    struct state_pool {
+        std::vector<std::shared_ptr<void>> free;
+        size_t made = 0;
+        bool making = false;
     };
     struct slot_state {
         engine_slot<Curve> slot;
@@ -350,6 +412,7 @@ private:
             ++slots_[s].in_progress;
             const any_prover<Curve>& prover = slots_[s].slot.prover;
             const bool had_abc = !j.p.abc.empty();
+            std::shared_ptr<void> state = take_state(prover, lock);
             lock.unlock();
 
             stage_times times;
@@ -357,7 +420,7 @@ private:
             std::exception_ptr err;
             const auto t0 = std::chrono::steady_clock::now();
             try {
-                pi = prover.prove(j.p, times);
+                pi = prover.prove(j.p, times, state.get());
             } catch (...) {
                 err = std::current_exception();
             }
@@ -365,6 +428,7 @@ private:
             const bool lost = err && options_.device_lost && options_.device_lost(err);
 
             lock.lock();
+            give_back_state(prover, std::move(state));
             --slots_[s].in_progress;
             record(j, s, w, t0, t1, times, err);
             if (lost) {
@@ -385,6 +449,50 @@ private:
             else j.result.set_value(std::move(*pi));
             lock.lock();
         }
+    }
+
+    /// A state for a partition on `prover`: a free one of its pool, else a new one while the
+    /// prover has room, else (some exist) the next one given back; null for a prover without
+    /// states, or when not even one fits (the prover then proves without, as it does alone). One
+    /// thread makes a prover's state at a time, so that two first partitions cannot both miss
+    /// the room for one. Under m_ (held by `lock`; released while a state is made).
+    std::shared_ptr<void> take_state(const any_prover<Curve>& prover, std::unique_lock<std::mutex>& lock) {
+        if (!prover.has_state()) return nullptr;
+        state_pool& pool = states_[prover.address()];
+        for (;;) {
+            if (!pool.free.empty()) {
+                std::shared_ptr<void> st = std::move(pool.free.back());
+                pool.free.pop_back();
+                return st;
+            }
+            if (pool.making) {
+                state_cv_.wait(lock, [&] { return !pool.making || !pool.free.empty(); });
+                continue;
+            }
+            pool.making = true;
+            lock.unlock();
+            std::shared_ptr<void> made;
+            try {
+                made = prover.make_state();
+            } catch (...) {  // a failure to make one (a CUDA error): the proof without one meets it too
+            }
+            lock.lock();
+            pool.making = false;
+            state_cv_.notify_all();
+            if (made) {
+                ++pool.made;
+                return made;
+            }
+            if (pool.made == 0) return nullptr;
+            state_cv_.wait(lock, [&] { return !pool.free.empty(); });
+        }
+    }
+
+    /// Under m_.
+    void give_back_state(const any_prover<Curve>& prover, std::shared_ptr<void> state) {
+        if (!state) return;
+        states_[prover.address()].free.push_back(std::move(state));
+        state_cv_.notify_all();
     }
 
     /// Every slot on `device` stops taking work; with none left, the queue fails. Under m_.
@@ -428,14 +536,15 @@ private:
     engine_options options_;
     std::chrono::steady_clock::time_point epoch_;
     mutable std::mutex m_;
-    std::condition_variable work_cv_, space_cv_;
+    std::condition_variable work_cv_, space_cv_, state_cv_;
     std::deque<job> queue_;
     std::vector<slot_state> slots_;
     size_t queued_bytes_ = 0, next_index_ = 0, failed_unassigned_ = 0;
     std::string last_loss_;
     bool closing_ = false;
     std::vector<partition_trace> trace_;
-    std::vector<std::thread> threads_;  // last: started once everything above exists
+    std::map<const void*, state_pool> states_;  // by prover address; each state keeps its prover alive
+    std::vector<std::thread> threads_;          // last: started once everything above exists
 };
 
 }  // namespace cuzk::groth16

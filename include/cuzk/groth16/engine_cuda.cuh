@@ -6,7 +6,9 @@
 //   const auto* p = e->slot(0).prover.get<prover<C, cuda_policy<>>>();   // its notes: key_resident(), ...
 //
 // A device listed twice ({0, 0}) is two slots over one prover (one resident key, one budget).
-// The engine is groth16::engine<C> whatever the policy (the slots hold the provers type-erased).
+// The engine is groth16::engine<C> whatever the policy (the slots hold the provers type-erased);
+// its worker threads prove on cuda_workers made once from their prover and reused (engine.hpp),
+// each holding one proof's share of its device's budget for the engine's life.
 #pragma once
 
 #include <cuda_runtime.h>
