@@ -94,6 +94,63 @@ TYPED_TEST(FieldGmp, AddSubNegDoubleMulSquare) {
     }
 }
 
+// The host squaring (host_arith::mont_sqr: cross products once, doubled, then reduced) on both
+// of its code paths, called directly: the portable C++ (mont_sqr_portable, what builds without
+// ADX and constant evaluation run) and, where the compiler targets it, the x86 ADX asm
+// (x86::mont_sqr_adx_4 / _6). The portable multiplication is checked on the same inputs. Inputs:
+// the edge values, values whose limbs are all ones (2^k - 1 for every k up to the modulus'
+// bits, the largest with the top bit clear, p - 1 with its low limbs set), and random ones.
+TYPED_TEST(FieldGmp, SquareBothPathsMatchGmp) {
+    using F = TypeParam;
+    using integer = typename F::integer;
+    constexpr size_t N = F::limbs;
+    constexpr uint64_t inv = F::params::mont_inv64;
+    std::vector<integer> ints;
+    for (const F& a : this->edge_values()) ints.push_back(a.mont);  // Montgomery forms: any value < p
+    const integer one = integer::from_u64(1);
+    for (size_t k = 1; k <= F::modulus_bits; ++k) {
+        const integer ones = one.shl(k) - one;  // k low bits set: all-ones limbs below the top
+        if (ones < F::modulus) ints.push_back(ones);
+        ints.push_back(F::modulus - one.shl(k - 1));
+    }
+    integer high = F::modulus - one;
+    for (size_t i = 0; i + 1 < N; ++i) high.limb[i] = ~uint64_t(0);
+    if (high < F::modulus) ints.push_back(high);
+    high.limb[N - 1] -= 1;
+    ints.push_back(high);
+    for (int i = 0; i < 100000; ++i) ints.push_back(F::random(this->rng).mont);
+
+    mpz e;
+    auto expect_square = [&](const integer& m, const integer& got, const char* path) {
+        ASSERT_LT(got, F::modulus) << path << ": not fully reduced, input " << mpz(m).hex();
+        const F a = F::from_montgomery_unchecked(m);
+        mpz x = this->canon(a);
+        mpz_mul(e.get(), x.get(), x.get());
+        mpz_mod(e.get(), e.get(), this->p.get());
+        ASSERT_EQ(this->canon(F::from_montgomery_unchecked(got)), e) << path << " " << x.hex();
+    };
+    for (const integer& m : ints) {
+        ASSERT_LT(m, F::modulus);
+        integer got{};
+        cuzk::host_arith::mont_sqr_portable(got, m, F::modulus, inv);
+        expect_square(m, got, "mont_sqr_portable");
+        cuzk::host_arith::mont_mul_portable(got, m, m, F::modulus, inv);
+        expect_square(m, got, "mont_mul_portable");
+#if CUZK_HOST_ADX
+        if constexpr (N == 4) cuzk::host_arith::x86::mont_sqr_adx_4(got, m, F::modulus, inv);
+        if constexpr (N == 6) cuzk::host_arith::x86::mont_sqr_adx_6(got, m, F::modulus, inv);
+        expect_square(m, got, "mont_sqr_adx");
+#endif
+        expect_square(m, F::from_montgomery_unchecked(m).square().mont, "mont_field::square");
+    }
+#if !CUZK_HOST_ADX
+    GTEST_LOG_(INFO) << "built without ADX: the asm squaring is not compiled";
+#endif
+    // Constant evaluation runs the portable squaring too.
+    static_assert(F::from_u64(3).square() == F::from_u64(9));
+    static_assert((-F::one()).square() == F::one());
+}
+
 TYPED_TEST(FieldGmp, MontgomeryFormIsXTimesR) {
     using F = TypeParam;
     mpz r, e;

@@ -217,7 +217,9 @@ struct mont_field {
         device_arith::mont_sqr<params>(r.mont, mont);  // dedicated squaring: ~3/4 of a mul's IMADs
         return r;
 #else
-        return *this * *this;
+        mont_field r{};
+        host_arith::mont_sqr(r.mont, mont, modulus, params::mont_inv64);  // dedicated squaring, as on the device
+        return r;
 #endif
     }
 
