@@ -35,12 +35,10 @@
 #include <optional>
 #include <span>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
-#include "cuzk/gpu/event.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/groth16/cuda_worker.cuh"
 #include "cuzk/groth16/device_circuit.cuh"
