@@ -118,7 +118,17 @@ device_options::accumulation device_accumulation(size_t items) {
 
 namespace detail {
 
-inline constexpr unsigned msm_block = 128;        // threads per block of the point kernels
+inline constexpr unsigned msm_block = 128;  // threads per block of the point kernels
+
+// Resident blocks per SM asked of ptxas for the XYZZ accumulation kernel (__launch_bounds__'s
+// second argument). 1, the default, lets it take every register it wants (250 for BLS12-381 G1:
+// 2 blocks of 128 per SM). A larger value is a build setting for measuring more warps against
+// register spills (docs/PERFORMANCE.md, "Registers of the MSM kernels"); with it the kernel's
+// grid is also sized to whole waves (the occupancy API), as the batch-affine one is.
+#ifndef CUZK_MSM_ACCUMULATE_MIN_BLOCKS
+#define CUZK_MSM_ACCUMULATE_MIN_BLOCKS 1
+#endif
+inline constexpr unsigned msm_accumulate_min_blocks = CUZK_MSM_ACCUMULATE_MIN_BLOCKS;
 inline constexpr unsigned msm_fold2_block = 128;  // threads per window in fold level 2
 
 constexpr size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -159,23 +169,23 @@ struct device_plan {
     using bucket = xyzz<G>;
     size_t n = 0;
     unsigned c = 0, windows = 0, key_bits = 0;
-    uint32_t buckets = 0;     // per window, B = 2^(c-1)
-    unsigned bucket_sets = 0;  // W, or 1 with a table of shifted bases (fixed_bases.cuh)
-    uint32_t keys = 0;        // K = bucket_sets * B (the sentinel key is K)
-    size_t items = 0;         // W * n sorted pairs
+    uint32_t buckets = 0;       // per window, B = 2^(c-1)
+    unsigned bucket_sets = 0;   // W, or 1 with a table of shifted bases (fixed_bases.cuh)
+    uint32_t keys = 0;          // K = bucket_sets * B (the sentinel key is K)
+    size_t items = 0;           // W * n sorted pairs
     bool batch_affine = false;  // step 4 by msm_accumulate_affine_kernel
-    size_t seg_len = 0;       // L: pairs per accumulation thread (batch-affine: 0, chosen in msm_run)
-    size_t segs = 0;          // T = ceil(items / L) (batch-affine: the most threads)
-    unsigned fold_sets = 0;   // V: groups the fold treats as windows (W; or 64+ for one big set)
+    size_t seg_len = 0;         // L: pairs per accumulation thread (batch-affine: 0, chosen in msm_run)
+    size_t segs = 0;            // T = ceil(items / L) (batch-affine: the most threads)
+    unsigned fold_sets = 0;     // V: groups the fold treats as windows (W; or 64+ for one big set)
     uint32_t fold_buckets = 0;  // buckets per fold group (B, or B / V)
-    uint32_t fold_len = 0;    // M: buckets per level-1 fold thread (power of two)
-    uint32_t fold_segs = 0;   // S = fold_buckets / M per group
-    uint32_t fold2_len = 0;   // Q: level-1 segments per level-2 thread
+    uint32_t fold_len = 0;      // M: buckets per level-1 fold thread (power of two)
+    uint32_t fold_segs = 0;     // S = fold_buckets / M per group
+    uint32_t fold2_len = 0;     // Q: level-1 segments per level-2 thread
     uint32_t fold2_threads = 0;
     size_t cub_bytes = 0;
     // byte offsets into the workspace
-    size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win,
-        o_tot, o_overflow, total;
+    size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win, o_tot,
+        o_overflow, total;
 
     /// `shifted_bases`: the points come with copies 2^(cw) P for every window w, so every window
     /// adds into one set of buckets (then opt.window_bits is the table's c). `min_seg_len`: a
@@ -262,11 +272,10 @@ using cuzk::detail::dbl_outline;
 /// scalar and point indices[i] (a subset of the inputs, e.g. the witness MSM's non-bits).
 /// A scalar that the windows cannot represent (above the caller's scalar_bits) sets *overflow.
 template <class Fr>
-__global__ void __launch_bounds__(msm_block) msm_digits_kernel(uint32_t* keys, uint32_t* vals, uint32_t* overflow,
-                                                               const typename Fr::integer* scalars,
-                                                               const uint32_t* indices, size_t n, unsigned c,
-                                                               unsigned windows, scalar_form form,
-                                                               size_t table_stride) {
+__global__ void __launch_bounds__(msm_block)
+    msm_digits_kernel(uint32_t* keys, uint32_t* vals, uint32_t* overflow, const typename Fr::integer* scalars,
+                      const uint32_t* indices, size_t n, unsigned c, unsigned windows, scalar_form form,
+                      size_t table_stride) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= n) return;
     const size_t i = indices != nullptr ? indices[t] : t;
@@ -296,10 +305,9 @@ __global__ void __launch_bounds__(256) msm_starts_kernel(uint32_t* start, const 
 
 /// Step 4: one thread per segment of seg_len sorted pairs (see the header comment).
 template <class G>
-__global__ void __launch_bounds__(msm_block) msm_accumulate_kernel(xyzz<G>* buckets, xyzz<G>* head, xyzz<G>* tail,
-                                                                   const uint32_t* keys, const uint32_t* vals,
-                                                                   const uint32_t* start, const affine<G>* points,
-                                                                   size_t seg_len, size_t segs, uint32_t K) {
+__global__ void __launch_bounds__(msm_block, msm_accumulate_min_blocks)
+    msm_accumulate_kernel(xyzz<G>* buckets, xyzz<G>* head, xyzz<G>* tail, const uint32_t* keys, const uint32_t* vals,
+                          const uint32_t* start, const affine<G>* points, size_t seg_len, size_t segs, uint32_t K) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= segs) return;
     const size_t total = start[K];  // pairs with a non-zero digit
@@ -361,8 +369,8 @@ struct cut_run {
     uint32_t key = 0;
     size_t last = 0;
 };
-__device__ __forceinline__ cut_run msm_cut_run(size_t t, const uint32_t* keys, const uint32_t* start,
-                                               size_t seg_len, size_t total) {
+__device__ __forceinline__ cut_run msm_cut_run(size_t t, const uint32_t* keys, const uint32_t* start, size_t seg_len,
+                                               size_t total) {
     const size_t a = t * seg_len;
     if (a >= total) return {};
     const size_t e_seg = a + seg_len < total ? a + seg_len : total;
@@ -375,10 +383,9 @@ __device__ __forceinline__ cut_run msm_cut_run(size_t t, const uint32_t* keys, c
 /// Step 4b: completes every bucket whose run was cut by segment edges, short runs: one thread
 /// per segment t adds the heads of the (at most fixup_short_span) later segments to its tail.
 template <class G>
-__global__ void __launch_bounds__(msm_block) msm_fixup_short_kernel(xyzz<G>* buckets, const xyzz<G>* head,
-                                                                    const xyzz<G>* tail, const uint32_t* keys,
-                                                                    const uint32_t* start, size_t seg_len,
-                                                                    size_t segs, uint32_t K) {
+__global__ void __launch_bounds__(msm_block)
+    msm_fixup_short_kernel(xyzz<G>* buckets, const xyzz<G>* head, const xyzz<G>* tail, const uint32_t* keys,
+                           const uint32_t* start, size_t seg_len, size_t segs, uint32_t K) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= segs) return;
     const cut_run r = msm_cut_run(t, keys, start, seg_len, start[K]);
@@ -394,10 +401,9 @@ __global__ void __launch_bounds__(msm_block) msm_fixup_short_kernel(xyzz<G>* buc
 /// costs R / (32 L) serial additions per lane instead of R / L in one thread (long runs: a
 /// nearly empty top window, or all scalars equal).
 template <class G>
-__global__ void __launch_bounds__(msm_block) msm_fixup_long_kernel(xyzz<G>* buckets, const xyzz<G>* head,
-                                                                   const xyzz<G>* tail, const uint32_t* keys,
-                                                                   const uint32_t* start, size_t seg_len,
-                                                                   size_t segs, uint32_t K) {
+__global__ void __launch_bounds__(msm_block)
+    msm_fixup_long_kernel(xyzz<G>* buckets, const xyzz<G>* head, const xyzz<G>* tail, const uint32_t* keys,
+                          const uint32_t* start, size_t seg_len, size_t segs, uint32_t K) {
     const size_t t = (size_t(blockIdx.x) * blockDim.x + threadIdx.x) / 32;
     const unsigned lane = threadIdx.x % 32;
     if (t >= segs) return;  // whole warps leave together (blockDim is a multiple of 32)
@@ -422,9 +428,9 @@ __device__ __forceinline__ xyzz<G> msm_load_bucket(uint32_t k, const xyzz<G>* bu
 /// Step 5: per (window, segment j): run_j = sum B_b and acc_j = sum (b - jM + 1) B_b over the
 /// segment's M buckets, by suffix sums from the top bucket down.
 template <class G>
-__global__ void __launch_bounds__(msm_block) msm_fold1_kernel(xyzz<G>* run_out, xyzz<G>* acc_out,
-                                                              const xyzz<G>* buckets, const uint32_t* start,
-                                                              uint32_t B, uint32_t M, uint32_t S, unsigned windows) {
+__global__ void __launch_bounds__(msm_block)
+    msm_fold1_kernel(xyzz<G>* run_out, xyzz<G>* acc_out, const xyzz<G>* buckets, const uint32_t* start, uint32_t B,
+                     uint32_t M, uint32_t S, unsigned windows) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (t >= size_t(windows) * S) return;
     const uint32_t w = uint32_t(t / S), j = uint32_t(t % S);
@@ -456,9 +462,9 @@ __device__ __forceinline__ xyzz<G> msm_small_mul(const xyzz<G>& p, uint32_t k) {
 /// value is sum V + M * sum U (M a power of two: log2 M doublings). The plain sum of the
 /// group's buckets goes to totals[w] (its tree runs in tot_scratch, T entries per group).
 template <class G>
-__global__ void __launch_bounds__(msm_fold2_block) msm_fold2_kernel(xyzz<G>* window_sums, xyzz<G>* totals,
-                                                                    xyzz<G>* run, xyzz<G>* acc, xyzz<G>* tot_scratch,
-                                                                    uint32_t M, uint32_t S, uint32_t Q) {
+__global__ void __launch_bounds__(msm_fold2_block)
+    msm_fold2_kernel(xyzz<G>* window_sums, xyzz<G>* totals, xyzz<G>* run, xyzz<G>* acc, xyzz<G>* tot_scratch,
+                     uint32_t M, uint32_t S, uint32_t Q) {
     const uint32_t w = blockIdx.x, t = threadIdx.x, T = blockDim.x;
     xyzz<G>* run_w = run + size_t(w) * S;
     xyzz<G>* acc_w = acc + size_t(w) * S;
@@ -541,8 +547,8 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
 
     CUZK_CUDA_CHECK(cudaMemsetAsync(overflow, 0, sizeof(uint32_t), stream));
-    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, overflow, scalars, indices, n,
-                                                                    plan.c, plan.windows, form, table_stride);
+    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, overflow, scalars, indices, n, plan.c,
+                                                                    plan.windows, form, table_stride);
     CUZK_CUDA_CHECK_LAUNCH("msm_digits_kernel");
 
     cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
@@ -552,7 +558,8 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     const uint32_t* skeys = dk.Current();
     const uint32_t* svals = dv.Current();
 
-    detail::msm_starts_kernel<uint32_t><<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, skeys, plan.items, plan.keys);
+    detail::msm_starts_kernel<uint32_t>
+        <<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, skeys, plan.items, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_starts_kernel");
 
     if (points_needed) points_needed();
@@ -563,8 +570,8 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
         int device = 0, sms = 0, per_sm = 0;
         CUZK_CUDA_CHECK(cudaGetDevice(&device));
         CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-        CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_accumulate_affine_kernel<G>,
-                                                                      affine_block, 0));
+        CUZK_CUDA_CHECK(
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_accumulate_affine_kernel<G>, affine_block, 0));
         const size_t wave = std::max<size_t>(1, size_t(sms) * size_t(per_sm) * affine_block);
         const size_t threads = std::min(plan.segs, wave);
         const size_t chain_len = (plan.items + threads * affine_chains - 1) / (threads * affine_chains);
@@ -574,16 +581,28 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
             buckets, head, tail, skeys, svals, start, points, chain_len, segs, plan.keys);
         CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_affine_kernel");
     } else {
-        detail::msm_accumulate_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(
-            buckets, head, tail, skeys, svals, start, points, seg_len, segs, plan.keys);
+        if constexpr (detail::msm_accumulate_min_blocks > 1) {
+            // Whole waves of equal segments (at most plan.segs threads, for which head and tail
+            // are sized), so that no partial last wave leaves SMs idle.
+            int device = 0, sms = 0, per_sm = 0;
+            CUZK_CUDA_CHECK(cudaGetDevice(&device));
+            CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+            CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_accumulate_kernel<G>, blk, 0));
+            const size_t wave = std::max<size_t>(1, size_t(sms) * size_t(per_sm) * blk);
+            const size_t threads = std::min(plan.segs, wave * std::max<size_t>(1, plan.segs / wave));
+            seg_len = (plan.items + threads - 1) / threads;
+            segs = (plan.items + seg_len - 1) / seg_len;
+        }
+        detail::msm_accumulate_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, skeys, svals, start,
+                                                                              points, seg_len, segs, plan.keys);
         CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
     }
 
-    detail::msm_fixup_short_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start,
-                                                                           seg_len, segs, plan.keys);
+    detail::msm_fixup_short_kernel<G>
+        <<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start, seg_len, segs, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_fixup_short_kernel");
-    detail::msm_fixup_long_kernel<G><<<grid(segs * 32, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start,
-                                                                               seg_len, segs, plan.keys);
+    detail::msm_fixup_long_kernel<G>
+        <<<grid(segs * 32, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start, seg_len, segs, plan.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_fixup_long_kernel");
 
     detail::msm_fold1_kernel<G><<<grid(size_t(plan.fold_sets) * plan.fold_segs, blk), blk, 0, stream>>>(
@@ -598,8 +617,8 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     std::vector<bucket> window_sums(plan.fold_sets), group_totals(plan.fold_sets);
     uint32_t overflowed = 0;
     CUZK_CUDA_CHECK(cudaMemcpyAsync(&overflowed, overflow, sizeof overflowed, cudaMemcpyDeviceToHost, stream));
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(window_sums.data(), win, plan.fold_sets * sizeof(bucket),
-                                    cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(
+        cudaMemcpyAsync(window_sums.data(), win, plan.fold_sets * sizeof(bucket), cudaMemcpyDeviceToHost, stream));
     if (table_stride != 0)
         CUZK_CUDA_CHECK(cudaMemcpyAsync(group_totals.data(), totals, plan.fold_sets * sizeof(bucket),
                                         cudaMemcpyDeviceToHost, stream));
@@ -680,8 +699,8 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
 
 /// Explicit instantiation (prefix empty) or its extern declaration (prefix `extern`) of the
 /// device MSM for group G: see cuzk/instances.hpp.
-#define CUZK_MSM_INSTANCES(prefix, G)                                                                         \
-    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_run<G>(                                        \
+#define CUZK_MSM_INSTANCES(prefix, G)                                                                            \
+    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_run<G>(                                           \
         const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::affine<G>*, size_t, const G::scalar::integer*, \
         const uint32_t*, void*, size_t, cudaStream_t, ::cuzk::msm::scalar_form, const std::function<void()>&);
 
