@@ -131,9 +131,9 @@ CUZK_UNROLL
 
 /// out = a^2 / 2^(64N) mod p: what mont_field::square runs on the host. The x86 ADX squarings
 /// where the compiler targets them; otherwise mont_sqr_portable for 6 limbs and the portable
-/// multiplication for 4, where the compilers' code for the squaring is no faster (bench_field
-/// square_portable vs mul_portable, GCC 12 on Zen 5: 4 limbs within 2%, clang 14 5-9% slower;
-/// 6 limbs 11% faster with GCC).
+/// multiplication for 4, where the compilers' code for the squaring is not reliably faster
+/// (square_portable vs mul_portable on Zen 5, bench_field and a loop of 8 chains: 4 limbs GCC 12
+/// 6% faster to 2% slower, clang 14 5-9% slower; 6 limbs GCC 10-11% faster, clang equal).
 template <size_t N>
 constexpr void mont_sqr(bigint<N>& out, const bigint<N>& a, const bigint<N>& p, uint64_t inv) {
 #if CUZK_HOST_ADX
