@@ -62,6 +62,7 @@ struct options {
     std::string backend = "auto", locking = "split", staging = "prestaged", g2 = "gpu", evaluate = "gpu";
     double vram_gb = 0;  // 0: 90% of the device's memory
     bool precompute = false;
+    unsigned key_chunk_log = 22;  // --key-chunk K: 2^K bases per chunk under --staging chunked
     bool porep = false;
     std::string write_params;  // --write-params FILE: the test key as a bellperson .params file
     std::string trace;         // --trace FILE: the engine's Chrome trace
@@ -70,53 +71,59 @@ struct options {
 
 /// Prints `why` and the usage; to stdout with exit status 0 for --help, else to stderr with 2.
 [[noreturn]] void usage(const char* why, bool help = false) {
-    std::fprintf(help ? stdout : stderr,
-                 "%s\n"
-                 "usage: cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend auto|cpu|gpu] [--stages]\n"
-                 "                               rapidsnark's interface: proves a circom/snarkjs circuit (bn128 or\n"
-                 "                               bls12381, read from the zkey), verifies the proof, then writes\n"
-                 "                               proof.json and public.json as snarkjs does; exits 1 and writes\n"
-                 "                               nothing if the witness does not satisfy the circuit\n"
-                 "       cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...] [--backend auto|cpu|gpu]\n"
-                 "                  [--workers N] [--trace FILE]\n"
-                 "                               proves every witness with the key read once: DIR/w1.proof.json,\n"
-                 "                               DIR/w1.public.json, ...; a line each (in witness order) and a summary\n"
-                 "                               with the throughput; exits 1 if any failed. Through the engine: N\n"
-                 "                               workers prove (default 1: on the CPU one proof already uses every\n"
-                 "                               core; the GPU prover takes one) while the next witnesses are read;\n"
-                 "                               --trace FILE writes its Chrome trace (Perfetto: ui.perfetto.dev)\n"
-                 "       cuzk-prove <circuit.zkey> --serve [--out DIR] [--backend auto|cpu|gpu] [--workers N]\n"
-                 "                               keeps the key loaded and reads witness paths from stdin, one per line;\n"
-                 "                               answers each with a JSON line on stdout (\"ok\", output paths or \"error\"),\n"
-                 "                               in request order; outputs go to DIR (default: beside the witness)\n"
-                 "       cuzk-prove [options]    proves the embedded synthetic circuit with INSECURE test keys:\n"
-                 "  --curve bls12-381|bn254      (default bls12-381)\n"
-                 "  --log-size K                 proving domain of 2^K rows (default 12)\n"
-                 "  --witness random|bits        random: all witness values full width (default);\n"
-                 "                               bits: 90%% of them in {0, 1}, like Filecoin's circuits\n"
-                 "  --bit-share F                share of bit-valued witness in [0, 1]\n"
-                 "  --porep                      a Filecoin PoRep-shaped partition (groth16::porep_shape: 97%% bits,\n"
-                 "                               A/B densities 99.7%%/25.4%%) with a density-compressed key\n"
-                 "  --write-params FILE          with --porep (bls12-381): also write the INSECURE test key as a\n"
-                 "                               bellperson .params file (setup on the CPU with bellperson's roots;\n"
-                 "                               H converted to the monomial basis: minutes from 2^18 on)\n"
-                 "  --proofs N                   proofs with the resident key (default 1)\n"
-                 "  --backend auto|cpu|gpu       (default auto: gpu when present)\n"
-                 "  --lock split|device|none     GPU lock granularity (default split)\n"
-                 "  --staging prestaged|on-demand|streamed   (default prestaged)\n"
-                 "  --g2 gpu|cpu                 where the G2 MSM runs (default gpu)\n"
-                 "  --evaluate gpu|host          where a, b, c are evaluated on the GPU backend: gpu keeps\n"
-                 "                               the circuit resident and uploads only the witness (default)\n"
-                 "  --precompute                 keep shifted copies of the resident key's bases on the GPU\n"
-                 "                               (fewer MSM additions for ~12x the key's memory)\n"
-                 "  --workers N                  engine workers per device (per GPU; on the CPU backend, threads\n"
-                 "                               sharing all cores) proving concurrently (default 1)\n"
-                 "  --devices LIST               GPUs for the engine, comma-separated, a GPU listed twice gets\n"
-                 "                               two slots (default 0)\n"
-                 "  --trace FILE                 write the engine's Chrome trace (Perfetto: ui.perfetto.dev)\n"
-                 "  --vram-gb G                  VRAM budget per device (default: 90%% of the first listed)\n"
-                 "  --seed S                     circuit and setup seed (default 1)\n",
-                 why);
+    std::fprintf(
+        help ? stdout : stderr,
+        "%s\n"
+        "usage: cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend auto|cpu|gpu] "
+        "[--stages]\n"
+        "                               rapidsnark's interface: proves a circom/snarkjs circuit (bn128 or\n"
+        "                               bls12381, read from the zkey), verifies the proof, then writes\n"
+        "                               proof.json and public.json as snarkjs does; exits 1 and writes\n"
+        "                               nothing if the witness does not satisfy the circuit\n"
+        "       cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...] [--backend auto|cpu|gpu]\n"
+        "                  [--workers N] [--trace FILE]\n"
+        "                               proves every witness with the key read once: DIR/w1.proof.json,\n"
+        "                               DIR/w1.public.json, ...; a line each (in witness order) and a summary\n"
+        "                               with the throughput; exits 1 if any failed. Through the engine: N\n"
+        "                               workers prove (default 1: on the CPU one proof already uses every\n"
+        "                               core; the GPU prover takes one) while the next witnesses are read;\n"
+        "                               --trace FILE writes its Chrome trace (Perfetto: ui.perfetto.dev)\n"
+        "       cuzk-prove <circuit.zkey> --serve [--out DIR] [--backend auto|cpu|gpu] [--workers N]\n"
+        "                               keeps the key loaded and reads witness paths from stdin, one per line;\n"
+        "                               answers each with a JSON line on stdout (\"ok\", output paths or \"error\"),\n"
+        "                               in request order; outputs go to DIR (default: beside the witness)\n"
+        "       cuzk-prove [options]    proves the embedded synthetic circuit with INSECURE test keys:\n"
+        "  --curve bls12-381|bn254      (default bls12-381)\n"
+        "  --log-size K                 proving domain of 2^K rows (default 12)\n"
+        "  --witness random|bits        random: all witness values full width (default);\n"
+        "                               bits: 90%% of them in {0, 1}, like Filecoin's circuits\n"
+        "  --bit-share F                share of bit-valued witness in [0, 1]\n"
+        "  --porep                      a Filecoin PoRep-shaped partition (groth16::porep_shape: 97%% bits,\n"
+        "                               A/B densities 99.7%%/25.4%%) with a density-compressed key\n"
+        "  --write-params FILE          with --porep (bls12-381): also write the INSECURE test key as a\n"
+        "                               bellperson .params file (setup on the CPU with bellperson's roots;\n"
+        "                               H converted to the monomial basis: minutes from 2^18 on)\n"
+        "  --proofs N                   proofs with the resident key (default 1)\n"
+        "  --backend auto|cpu|gpu       (default auto: gpu when present)\n"
+        "  --lock split|device|none     GPU lock granularity (default split)\n"
+        "  --staging prestaged|on-demand|streamed|chunked   (default prestaged; chunked: the key stays\n"
+        "                               in page-locked host memory and every MSM streams it to the GPU\n"
+        "                               a chunk at a time, for keys larger than the VRAM budget; with\n"
+        "                               --g2 gpu only)\n"
+        "  --key-chunk K                under --staging chunked: 2^K bases per chunk (default 22)\n"
+        "  --g2 gpu|cpu                 where the G2 MSM runs (default gpu)\n"
+        "  --evaluate gpu|host          where a, b, c are evaluated on the GPU backend: gpu keeps\n"
+        "                               the circuit resident and uploads only the witness (default)\n"
+        "  --precompute                 keep shifted copies of the resident key's bases on the GPU\n"
+        "                               (fewer MSM additions for ~12x the key's memory)\n"
+        "  --workers N                  engine workers per device (per GPU; on the CPU backend, threads\n"
+        "                               sharing all cores) proving concurrently (default 1)\n"
+        "  --devices LIST               GPUs for the engine, comma-separated, a GPU listed twice gets\n"
+        "                               two slots (default 0)\n"
+        "  --trace FILE                 write the engine's Chrome trace (Perfetto: ui.perfetto.dev)\n"
+        "  --vram-gb G                  VRAM budget per device (default: 90%% of the first listed)\n"
+        "  --seed S                     circuit and setup seed (default 1)\n",
+        why);
     std::exit(help ? 0 : 2);
 }
 
@@ -154,7 +161,8 @@ options parse(int argc, char** argv) {
         else if (a == "--proofs") o.proofs = unsigned(integer(1, 1e6));
         else if (a == "--backend") o.backend = one_of({"auto", "cpu", "gpu"});
         else if (a == "--lock") o.locking = one_of({"split", "device", "none"});
-        else if (a == "--staging") o.staging = one_of({"prestaged", "on-demand", "streamed"});
+        else if (a == "--staging") o.staging = one_of({"prestaged", "on-demand", "streamed", "chunked"});
+        else if (a == "--key-chunk") o.key_chunk_log = unsigned(integer(0, 30));
         else if (a == "--g2") o.g2 = one_of({"gpu", "cpu"});
         else if (a == "--evaluate") o.evaluate = one_of({"gpu", "host"});
         else if (a == "--precompute") o.precompute = true;
@@ -175,8 +183,7 @@ options parse(int argc, char** argv) {
                 o.devices.push_back(int(d));
                 at = comma + 1;
             }
-        }
-        else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
+        } else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
         else if (a == "--seed") o.seed = uint64_t(integer(0, 1e18));
         else if (a == "--help" || a == "-h") usage("cuzk-prove: the example Groth16 prover", true);
         else usage(("cuzk-prove: unknown argument " + std::string(a)).c_str());
@@ -284,6 +291,7 @@ gpu_settings gpu_settings_of(const options& o) {
             .g2_on_gpu = o.g2 == "gpu",
             .evaluate_on_gpu = o.evaluate == "gpu",
             .precompute = o.precompute,
+            .key_chunk_points = size_t(1) << o.key_chunk_log,
             .workers = o.workers,
             .devices = o.devices,
             .vram_gb = o.vram_gb};
@@ -303,10 +311,11 @@ int run(const options& o) {
     }
 #endif
     const synthetic_options shape =
-        o.porep ? porep_shape(o.log_size, o.seed)
-                : synthetic_options{.log_domain = o.log_size, .num_public = 4, .bit_share = o.bit_share, .seed = o.seed};
-    std::printf("cuzk-prove: %s, domain 2^%u, %switness %.0f%% bits, %u proof(s), %s backend\n", Curve::name, o.log_size,
-                o.porep ? "PoRep-shaped, " : "", 100 * shape.bit_share, o.proofs, gpu ? "GPU" : "CPU");
+        o.porep
+            ? porep_shape(o.log_size, o.seed)
+            : synthetic_options{.log_domain = o.log_size, .num_public = 4, .bit_share = o.bit_share, .seed = o.seed};
+    std::printf("cuzk-prove: %s, domain 2^%u, %switness %.0f%% bits, %u proof(s), %s backend\n", Curve::name,
+                o.log_size, o.porep ? "PoRep-shaped, " : "", 100 * shape.bit_share, o.proofs, gpu ? "GPU" : "CPU");
     auto t0 = std::chrono::steady_clock::now();
     auto ckt = synthetic_circuit<Fr>(shape);
     std::printf("  circuit: %zu constraints, %zu variables, %zu public inputs (%.2f s)\n", ckt.system.num_constraints(),
@@ -392,15 +401,17 @@ int file_mode(int argc, char** argv) {
             files.emplace_back(a);
         }
     }
-    if (serving && !files.empty()) usage("cuzk-prove: --serve reads the witness paths from stdin, not the command line");
+    if (serving && !files.empty())
+        usage("cuzk-prove: --serve reads the witness paths from stdin, not the command line");
     if (!serving && have_out && files.empty()) usage("cuzk-prove: --out DIR needs at least one witness file");
     if (have_workers && !serving && !have_out)
         usage("cuzk-prove: --workers is for many witnesses (--out DIR or --serve); one witness takes one");
     if (!trace.empty() && (serving || !have_out))
         usage("cuzk-prove: --trace FILE is for batch mode (--out DIR); a server's trace would grow without bound");
     if (!serving && !have_out && files.size() != 3)
-        usage("cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] "
-              "[--stages], or <circuit.zkey> --out DIR <witness.wtns>..., or <circuit.zkey> --serve");
+        usage(
+            "cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] "
+            "[--stages], or <circuit.zkey> --out DIR <witness.wtns>..., or <circuit.zkey> --serve");
     const bool gpu = gpu_present();
     try {
         const bool bn = cuzk::io::zkey_curve_name(zkey) == "bn128";

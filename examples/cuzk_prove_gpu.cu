@@ -1,7 +1,7 @@
-// cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 18 policies
-// (--lock x --staging x --g2) on both curves, the GPU test setup and the file modes' GPU prover.
-// cuzk-prove's only CUDA TU; with cuzk::instances linked (CUZK_PRECOMPILED) it compiles none of
-// the heavy kernels. Nothing here runs without a GPU, so CI may compile its host side unoptimised
+// cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 21 policies
+// (--lock x --staging x --g2; chunked staging with G2 on the GPU only) on both curves, the GPU test setup and the file
+// modes' GPU prover. cuzk-prove's only CUDA TU; with cuzk::instances linked (CUZK_PRECOMPILED) it compiles none of the
+// heavy kernels. Nothing here runs without a GPU, so CI may compile its host side unoptimised
 // (CUZK_CUDA_HOST_UNOPTIMISED) while cuzk-prove's CPU path, which the interop tests run, stays
 // optimised in cuzk-prove.cpp.
 #include <cuda_runtime.h>
@@ -30,11 +30,15 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
     // Every worker fed and one partition ahead.
     const engine_options eo{.workers_per_slot = s.workers,
                             .max_queued_bytes = (s.devices.size() * s.workers + 1) * witness_bytes};
-    auto e = make_cuda_engine<Curve, Policy>(pk, s.evaluate_on_gpu ? circuit : nullptr, s.devices, budget, eo,
-                                             {.precompute_bases = s.precompute});
+    auto e = make_cuda_engine<Curve, Policy>(
+        pk, s.evaluate_on_gpu ? circuit : nullptr, s.devices, budget, eo,
+        {.precompute_bases = s.precompute, .key_chunk_points = s.key_chunk_points});
     const auto& p = *e->slot(0).prover.template get<prover<Curve, Policy>>();
     std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", s.devices.front(), prop.name,
-                budget / 1e9, p.key_resident() ? "resident" : "uploaded per proof",
+                budget / 1e9,
+                p.key_resident()                    ? "resident"
+                : Policy::stage == staging::chunked ? "in host memory, streamed into each MSM in chunks"
+                                                    : "uploaded per proof",
                 p.circuit_resident() ? "resident (a, b, c evaluated on the GPU)" : "on the host", seconds_since(t0));
     if (!p.fallback_reason().empty()) std::printf("  note: %s\n", p.fallback_reason().c_str());
     if (!p.circuit_fallback_reason().empty()) std::printf("  note: %s\n", p.circuit_fallback_reason().c_str());
@@ -52,6 +56,10 @@ built_engine<Curve> make_with_lock(const gpu_settings& s, std::shared_ptr<const 
     if (s.staging == "streamed")
         return g2 ? make_with_policy<Curve, cuda_policy<L, staging::streamed, true>>(s, pk, circuit)
                   : make_with_policy<Curve, cuda_policy<L, staging::streamed, false>>(s, pk, circuit);
+    if (s.staging == "chunked") {
+        if (!g2) throw cuzk::invalid_argument("cuzk-prove: --staging chunked is built with --g2 gpu only");
+        return make_with_policy<Curve, cuda_policy<L, staging::chunked, true>>(s, pk, circuit);
+    }
     if (s.staging != "on-demand") throw cuzk::invalid_argument("cuzk-prove: unknown staging '" + s.staging + "'");
     return g2 ? make_with_policy<Curve, cuda_policy<L, staging::on_demand, true>>(s, pk, circuit)
               : make_with_policy<Curve, cuda_policy<L, staging::on_demand, false>>(s, pk, circuit);

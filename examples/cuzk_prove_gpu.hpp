@@ -29,11 +29,12 @@ inline double seconds_since(std::chrono::steady_clock::time_point t0) {
 /// --workers, --devices and --vram-gb.
 struct gpu_settings {
     std::string locking = "split";      ///< split | device | none
-    std::string staging = "prestaged";  ///< prestaged | streamed | on-demand
+    std::string staging = "prestaged";  ///< prestaged | streamed | on-demand | chunked
     bool g2_on_gpu = true;
-    bool evaluate_on_gpu = true;  ///< keep the circuit resident and evaluate a, b, c there
-    bool precompute = false;      ///< shifted-base tables of the resident key
-    unsigned workers = 1;         ///< per slot
+    bool evaluate_on_gpu = true;                ///< keep the circuit resident and evaluate a, b, c there
+    bool precompute = false;                    ///< shifted-base tables of the resident key
+    size_t key_chunk_points = size_t(1) << 22;  ///< bases per chunk under staging chunked
+    unsigned workers = 1;                       ///< per slot
     std::vector<int> devices{0};
     double vram_gb = 0;  ///< per device; 0: 90% of the first listed device's memory
 };

@@ -71,7 +71,8 @@ struct fixture {
     circuit<typename C::fr> ckt;
     std::shared_ptr<const proving_key<C>> pk;
     fixture(unsigned log_n, double bits, uint64_t seed)
-        : ckt(synthetic_circuit<typename C::fr>({.log_domain = log_n, .num_public = 3, .bit_share = bits, .seed = seed})),
+        : ckt(synthetic_circuit<typename C::fr>(
+              {.log_domain = log_n, .num_public = 3, .bit_share = bits, .seed = seed})),
           pk(std::make_shared<const proving_key<C>>(test_setup_insecure_cuda<C>(ckt.system, seed))) {}
 };
 
@@ -113,7 +114,8 @@ TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
         EXPECT_TRUE(untabled.key_resident());
         EXPECT_NE(untabled.tables_note().find("do not fit"), std::string::npos) << untabled.tables_note();
         std::mt19937_64 r3(32), r4(32);
-        EXPECT_EQ(untabled.prove(f.ckt.system, f.ckt.assignment, r3), cpu_prover.prove(f.ckt.system, f.ckt.assignment, r4));
+        EXPECT_EQ(untabled.prove(f.ckt.system, f.ckt.assignment, r3),
+                  cpu_prover.prove(f.ckt.system, f.ckt.assignment, r4));
     }
 }
 
@@ -182,6 +184,51 @@ TYPED_TEST(ProverGpuTest, DensityCompressedKeyGivesTheDenseProof) {
     gpu_context gpu(0, kBudget);
     auto wrong = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_more));
     EXPECT_THROW((prover<C, cuda_policy<>>(wrong, gpu, shared_system(f))), invalid_argument);
+}
+
+// staging::chunked: no key on the GPU, every MSM streams its bases from page-locked host memory a
+// chunk at a time. Proofs equal the CPU prover's for chunks of one point up to more than the
+// key, on a dense and a density-compressed key, with G2 on the GPU or the CPU; and a budget that
+// holds one chunked proof but not the key proves (the small card's case).
+TYPED_TEST(ProverGpuTest, ChunkedKeyStreamsItsBasesInChunks) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    using chunked = cuda_policy<lock_granularity::split, staging::chunked>;
+    using chunked_g2_on_cpu = cuda_policy<lock_granularity::device, staging::chunked, false>;
+    for (double bits : {0.0, 0.9}) {
+        fixture<C> f(10, bits, 71);
+        const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+        auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
+        gpu_context gpu(0, kBudget);
+        prover<C> cpu_prover(f.pk);
+        std::mt19937_64 r0(81);
+        const auto want = cpu_prover.prove(f.ckt.system, f.ckt.assignment, r0);
+        for (size_t chunk : {size_t(1), size_t(100), size_t(1000), size_t(1) << 22}) {
+            prover<C, chunked> dense(f.pk, gpu, shared_system(f), {.key_chunk_points = chunk});
+            prover<C, chunked> sparse(compressed, gpu, nullptr, {.key_chunk_points = chunk});
+            prover<C, chunked_g2_on_cpu> g2_on_cpu(f.pk, gpu, nullptr, {.key_chunk_points = chunk});
+            EXPECT_FALSE(dense.key_resident());
+            std::mt19937_64 r1(81), r2(81), r3(81);
+            EXPECT_EQ(dense.prove(f.ckt.assignment, r1), want) << "chunk " << chunk;
+            EXPECT_EQ(sparse.prove(f.ckt.system, f.ckt.assignment, r2), want) << "chunk " << chunk;
+            EXPECT_EQ(g2_on_cpu.prove(f.ckt.system, f.ckt.assignment, r3), want) << "chunk " << chunk;
+        }
+        EXPECT_EQ(gpu.budget().used(), 0u);
+        // Room for one chunked proof only: the key (and a prestaged prover's fallback) would not fit.
+        prover<C, chunked> sizing(f.pk, gpu, nullptr, {.key_chunk_points = 100});
+        gpu_context small(0, sizing.per_proof_bytes());
+        ASSERT_LT(small.budget().capacity(),
+                  groth16::detail::device_key<C>::bytes_for(*f.pk) + sizing.per_proof_bytes());
+        prover<C, chunked> tight(f.pk, small, nullptr, {.key_chunk_points = 100});
+        auto w = tight.make_worker();
+        for (uint64_t k = 0; k < 2; ++k) {
+            std::mt19937_64 r4(81);
+            EXPECT_EQ(tight.prove(w, f.ckt.system, f.ckt.assignment, r4), want);
+        }
+    }
+    gpu_context gpu(0, kBudget);
+    fixture<C> f(6, 0.5, 72);
+    EXPECT_THROW((prover<C, chunked>(f.pk, gpu, nullptr, {.key_chunk_points = 0})), invalid_argument);
 }
 
 // bellperson's shape end to end on the GPU: a compressed key on bellperson's domain, the
@@ -292,6 +339,7 @@ TYPED_TEST(ProverGpuTest, EveryPolicyMatchesTheCpuProver) {
         expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::streamed>>(f, gpu, 6);
         expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::on_demand, false>>(f, gpu, 7);
         expect_same_as_cpu<C, callers::gpu_policy>(f, gpu, 8);
+        expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::chunked>>(f, gpu, 9);
         EXPECT_EQ(gpu.budget().used(), 0u);  // every prover gave its key reservation back
     }
 }
@@ -477,7 +525,8 @@ void concurrent_equals_serial(const fixture<C>& f, unsigned workers, unsigned pr
             for (unsigned j = 0; j < proofs_each; ++j) {
                 unsigned k = w * proofs_each + j;
                 std::mt19937_64 rng(1000 + k);
-                parallel[k] = w % 2 ? resident.prove(f.ckt.assignment, rng) : p.prove(f.ckt.system, f.ckt.assignment, rng);
+                parallel[k] = w % 2 ? resident.prove(f.ckt.assignment, rng)
+                                    : p.prove(f.ckt.system, f.ckt.assignment, rng);
             }
         });
     for (auto& t : threads) t.join();

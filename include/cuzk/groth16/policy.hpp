@@ -5,7 +5,8 @@
 // |-----------------|-------------------------------|--------------------------------------------------|
 // | backend         | cpu, cuda                     | where the NTTs and MSMs run                      |
 // | locking         | none, device, split           | how workers sharing one GPU serialise            |
-// | staging         | on_demand, prestaged, streamed| when proving-key points reach the GPU            |
+// | staging         | on_demand, prestaged,         | when proving-key points reach the GPU            |
+// |                 | streamed, chunked             |                                                  |
 // | g2_on_gpu       | bool                          | whether the G2 MSM runs on the GPU or the CPU    |
 // | telemetry       | a type (optional)             | a sink told every stage of every finished proof  |
 //
@@ -28,7 +29,13 @@ namespace cuzk::groth16 {
 
 enum class backend { cpu, cuda };
 enum class lock_granularity { none, device, split };
-enum class staging { on_demand, prestaged, streamed };
+/// on_demand: the key is uploaded inside each proof's compute phase; prestaged: uploaded once and
+/// kept on the GPU (per proof, as on_demand, when the budget cannot hold it); streamed: page-locked
+/// on the host and uploaded per proof on a copy stream while the proof's first kernels run;
+/// chunked: page-locked on the host and streamed into each MSM a chunk of bases at a time
+/// (msm/streamed_bases.cuh), so a proof needs two chunks of VRAM for the key whatever its size:
+/// for keys larger than the budget (cuda_prover_options::key_chunk_points sets the chunk).
+enum class staging { on_demand, prestaged, streamed, chunked };
 
 /// Everything on the host: host NTT, host MSM (all cores). Needs no GPU.
 struct cpu_policy {

@@ -12,6 +12,7 @@
 // three stages:
 //   inputs  (memory lock under split)   upload z (and a, b, c when evaluated on the host), gather
 //                                       a compressed key's scalars, start a streamed key's upload
+//                                       (a chunked key goes up inside each MSM, a chunk at a time)
 //   compute (compute lock under split)  a, b, c from the resident circuit (checking every
 //                                       constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
 //   finish                              wait for the worker's streams, then (outside the locks)
@@ -49,6 +50,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/msm/streamed_bases.cuh"
 #include "cuzk/msm/witness_device.cuh"
 #include "cuzk/ntt/device_domain.cuh"
 #include "cuzk/ntt/ntt_device.cuh"
@@ -62,6 +64,11 @@ struct cuda_prover_options {
     /// wider windows (a quarter fewer additions at 2^24) for ~12x the vectors' memory. Tables
     /// that do not fit the budget beside one proof are skipped; tables_note() says what was built.
     bool precompute_bases = false;
+    /// Under staging::chunked: bases per chunk of the streamed MSMs (at least 1). A worker then
+    /// holds two chunks of the largest point type beside one chunk's MSM workspace (2^22: 1.6 GB
+    /// of BLS12-381 G2 points and ~0.6 GB of workspace) instead of a key; larger chunks mean fewer
+    /// MSM launches and longer copies to overlap. Ignored by the other stagings.
+    size_t key_chunk_points = size_t(1) << 22;
 };
 
 namespace detail {
@@ -145,23 +152,30 @@ public:
                 key_reservation_ = std::move(*r);
                 resident_ = std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_, events_.e);
             } else {
-                fallback_reason_ = "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof";
+                fallback_reason_ =
+                    "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof";
             }
         }
-        if constexpr (Stage == staging::streamed) {
+        if constexpr (Stage == staging::chunked)
+            if (opt_.key_chunk_points == 0) throw invalid_argument("prover: key_chunk_points must be at least 1");
+        if constexpr (Stage == staging::streamed || Stage == staging::chunked) {
             pin(key.a), pin(key.b_g1), pin(key.b_g2), pin(key.l), pin(key.h);
         }
         if (circuit_) {
-            if (auto r = gpu_.budget().try_reserve_resident(device_circuit<fr>::bytes_for(*circuit_), per_proof_bytes())) {
+            if (auto r = gpu_.budget().try_reserve_resident(device_circuit<fr>::bytes_for(*circuit_),
+                                                            per_proof_bytes())) {
                 circuit_reservation_ = std::move(*r);
                 device_circuit_ = std::make_unique<device_circuit<fr>>(*circuit_, setup_stream_);
             } else {
-                circuit_fallback_reason_ = "the circuit does not fit the VRAM budget beside the key and one proof; "
-                                           "evaluating a, b, c on the host";
+                circuit_fallback_reason_ =
+                    "the circuit does not fit the VRAM budget beside the key and one proof; "
+                    "evaluating a, b, c on the host";
             }
         }
         // Tables last: the resident circuit saves more per proof than they do (docs/PERFORMANCE.md).
         if (resident_ && opt_.precompute_bases) build_tables();
+        if (Stage == staging::chunked && opt_.precompute_bases)
+            tables_note_ = "none: under staging::chunked no key vector is on the GPU to build them from";
         setup_stream_.synchronize();
     }
 
@@ -185,19 +199,22 @@ public:
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
         size_t b = resident_proof_bytes();
-        if (!resident_) b += detail::device_key<Curve>::bytes_for(*pk_);
+        if (!resident_ && Stage != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
     }
     /// Device bytes one proof needs when the key is resident: a, b, c, z, the MSM workspace and
     /// the violated-constraint flag.
     size_t resident_proof_bytes() const {
         const auto& key = *pk_;
-        const size_t gathered = (key.a_density.empty() ? 0 : key.a.size()) + (key.b_density.empty() ? 0 : key.b_g1.size());
+        const size_t gathered = (key.a_density.empty() ? 0 : key.a.size()) +
+                                (key.b_density.empty() ? 0 : key.b_g1.size());
         return (3 * key.domain_size() + key.num_variables() + gathered) * sizeof(fr) + msm_workspace_bytes() + 7 * 256;
     }
     /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
     /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
+    /// Under staging::chunked: the largest chunk MSM's, then the two chunk buffers.
     size_t msm_workspace_bytes() const {
+        if constexpr (Stage == staging::chunked) return chunk_buffers_offset() + chunk_buffer_bytes();
         const auto& key = *pk_;
         const size_t nv = key.num_variables(), aux = key.l.size();
         // A, B and L are witness MSMs (msm/witness_device.cuh), H a plain one.
@@ -219,6 +236,34 @@ public:
                               G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nb) : size_t(0)});
         }
         return b;
+    }
+
+    /// Under staging::chunked: where the chunk buffers start in a worker's MSM workspace (after
+    /// the largest chunk MSM's workspace: every MSM's full chunks and its last, shorter one).
+    size_t chunk_buffers_offset() const {
+        const auto& key = *pk_;
+        const size_t chunk = opt_.key_chunk_points;
+        size_t b = 0;
+        auto each_chunk = [&](size_t n, auto&& bytes) {
+            if (n == 0) return;
+            b = std::max(b, bytes(std::min(chunk, n)));
+            if (n > chunk && n % chunk != 0) b = std::max(b, bytes(n % chunk));
+        };
+        auto witness_g1 = [](size_t m) { return msm::msm_witness_workspace_bytes<G1>(m); };
+        each_chunk(key.a.size(), witness_g1);
+        each_chunk(key.b_g1.size(), witness_g1);
+        each_chunk(key.l.size(), witness_g1);
+        each_chunk(key.h.size(), [](size_t m) { return msm::msm_device_workspace_bytes<G1>(m); });
+        if constexpr (G2OnGpu)
+            each_chunk(key.b_g2.size(), [](size_t m) { return msm::msm_witness_workspace_bytes<G2>(m); });
+        return (b + 255) / 256 * 256;
+    }
+    /// Under staging::chunked: the two chunk buffers (of the largest point type an MSM streams).
+    size_t chunk_buffer_bytes() const {
+        const size_t longest = std::max({pk_->a.size(), pk_->b_g1.size(), pk_->l.size(), pk_->h.size()});
+        const size_t chunk = std::min(opt_.key_chunk_points, std::max<size_t>(1, longest));
+        if constexpr (G2OnGpu) return msm::streamed_bases_bytes<G2>(chunk);
+        return msm::streamed_bases_bytes<G1>(chunk);
     }
 
     /// What one proof runs on (cuda_worker.cuh): streams, buffers and budget share, kept between
@@ -439,12 +484,14 @@ private:
         const auto& key = *pk_;
         const size_t n = key.domain_size(), nv = key.num_variables(), np = key.num_public();
         const gpu::stream& st = w.stream_;
-        if (!resident_ && !per_proof_key) {  // on-demand: allocate and upload inside the compute lock
+        if (Stage != staging::chunked && !resident_ && !per_proof_key) {  // on-demand: inside the compute lock
             clock.time("upload key", [&] {
                 per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, w.key_ready_.e, w.pool());
             });
         }
-        const detail::device_key<Curve>& dk = resident_ ? *resident_ : *per_proof_key;
+        // The key on the device (none under staging::chunked: each MSM streams its bases).
+        const detail::device_key<Curve>* dk = resident_ ? resident_.get() : per_proof_key.get();
+        (void)dk;
         auto wait_for = [&](int k) {
             if (per_proof_key && Stage == staging::streamed)
                 CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, w.key_ready_.e[k], 0));
@@ -465,7 +512,8 @@ private:
         using integer = typename fr::integer;
         const integer* zs = reinterpret_cast<const integer*>(w.z_.data());
         char* ws = w.workspace_.data();
-        const size_t ws_bytes = w.workspace_.bytes();
+        // Under staging::chunked the workspace ends with the two chunk buffers.
+        const size_t ws_bytes = Stage == staging::chunked ? chunk_buffers_offset() : w.workspace_.bytes();
         msm::device_options mont{};
         mont.form = msm::scalar_form::montgomery;
         // With a table the MSM reads its shifted copies, else the key vector. The witness MSMs
@@ -480,6 +528,25 @@ private:
             if (table) return msm::msm_witness_device(*table, s, count, ws, ws_bytes, st, mont.form);
             return msm::msm_witness_device<G>(pts, s, count, ws, ws_bytes, st, mont);
         };
+        // One MSM over key vector `host` (its device copy `dk->*vec`, or under staging::chunked its
+        // page-locked host copy streamed a chunk at a time into the end of the workspace).
+        auto key_msm = [&]<class G>(bool witness, const std::unique_ptr<msm::fixed_bases<G>>& table,
+                                    gpu::device_buffer<affine<G>> detail::device_key<Curve>::*vec,
+                                    const std::vector<affine<G>>& host, const integer* s, size_t count) {
+            if constexpr (Stage == staging::chunked) {
+                return msm::msm_streamed_bases<G>(
+                    host.data(), count, opt_.key_chunk_points, ws + ws_bytes, chunk_buffer_bytes(), st,
+                    [&](const affine<G>* d, size_t first, size_t m) {
+                        return witness ? msm::msm_witness_device<G>(d, s + first, m, ws, ws_bytes, st, mont)
+                                       : msm::msm_device<G>(d, s + first, m, ws, ws_bytes, st, mont);
+                    });
+            } else {
+                (void)host;
+                const affine<G>* pts = (dk->*vec).data();
+                return witness ? witness_on(table, pts, s, count) : msm_on(table, pts, s, count);
+            }
+        };
+        using key_t = detail::device_key<Curve>;
         // A and B over the key's points: every variable, or (density-compressed key) the present ones.
         const integer* za = w.za_.size() != 0 ? reinterpret_cast<const integer*>(w.za_.data()) : zs;
         const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
@@ -487,25 +554,26 @@ private:
         msm_sums r;
         r.a = clock.time("MSM A", [&] {
             wait_for(0);
-            return witness_on(tables_.a, dk.a.data(), za, na);
+            return key_msm(true, tables_.a, &key_t::a, key.a, za, na);
         });
         r.b1 = clock.time("MSM B G1", [&] {
             wait_for(1);
-            return witness_on(tables_.b_g1, dk.b_g1.data(), zb, nb);
+            return key_msm(true, tables_.b_g1, &key_t::b_g1, key.b_g1, zb, nb);
         });
         if constexpr (G2OnGpu) {
             r.b2 = clock.time("MSM B G2", [&] {
                 wait_for(2);
-                return witness_on(tables_.b_g2, dk.b_g2.data(), zb, nb);
+                return key_msm(true, tables_.b_g2, &key_t::b_g2, key.b_g2, zb, nb);
             });
         }
         r.l = clock.time("MSM L", [&] {
             wait_for(3);
-            return witness_on(tables_.l, dk.l.data(), zs + np + 1, nv - np - 1);
+            return key_msm(true, tables_.l, &key_t::l, key.l, zs + np + 1, nv - np - 1);
         });
         r.h = clock.time("MSM H", [&] {
             wait_for(4);
-            return msm_on(tables_.h, dk.h.data(), reinterpret_cast<const integer*>(w.abc_.data()), key.h.size());
+            return key_msm(false, tables_.h, &key_t::h, key.h, reinterpret_cast<const integer*>(w.abc_.data()),
+                           key.h.size());
         });
         return r;
     }
@@ -577,8 +645,8 @@ private:
                                cudaStream_t st) {
         if (index.size() == 0) return;
         const unsigned block = 256;
-        detail::gather_kernel<fr><<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(
-            out.data(), z, index.data(), index.size());
+        detail::gather_kernel<fr>
+            <<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(out.data(), z, index.data(), index.size());
         CUZK_CUDA_CHECK_LAUNCH("gather_kernel");
     }
 
