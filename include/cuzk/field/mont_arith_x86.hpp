@@ -29,7 +29,10 @@ template <size_t N>
 
 }  // namespace cuzk::host_arith
 
-#if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__) && !defined(__CUDA_ARCH__)
+// The asm below needs 13 free registers, which GCC finds only when optimising: unoptimised (a
+// consumer's Debug build) the address of an operand takes one more and mont_mul_adx_6 and
+// mont_sqr_adx_4 fail with "impossible constraints". Such builds take the portable code.
+#if defined(__x86_64__) && defined(__ADX__) && defined(__BMI2__) && !defined(__CUDA_ARCH__) && defined(__OPTIMIZE__)
 #define CUZK_HOST_ADX 1
 
 #include <immintrin.h>
