@@ -513,7 +513,8 @@ private:
         const integer* zs = reinterpret_cast<const integer*>(w.z_.data());
         char* ws = w.workspace_.data();
         // Under staging::chunked the workspace ends with the two chunk buffers.
-        const size_t ws_bytes = Stage == staging::chunked ? chunk_buffers_offset() : w.workspace_.bytes();
+        const size_t chunk_bytes = Stage == staging::chunked ? chunk_buffer_bytes() : 0;
+        const size_t ws_bytes = w.workspace_.bytes() - chunk_bytes;
         msm::device_options mont{};
         mont.form = msm::scalar_form::montgomery;
         // With a table the MSM reads its shifted copies, else the key vector. The witness MSMs
@@ -535,7 +536,7 @@ private:
                                     const std::vector<affine<G>>& host, const integer* s, size_t count) {
             if constexpr (Stage == staging::chunked) {
                 return msm::msm_streamed_bases<G>(
-                    host.data(), count, opt_.key_chunk_points, ws + ws_bytes, chunk_buffer_bytes(), st,
+                    host.data(), count, opt_.key_chunk_points, ws + ws_bytes, chunk_bytes, st,
                     [&](const affine<G>* d, size_t first, size_t m) {
                         return witness ? msm::msm_witness_device<G>(d, s + first, m, ws, ws_bytes, st, mont)
                                        : msm::msm_device<G>(d, s + first, m, ws, ws_bytes, st, mont);
