@@ -111,14 +111,14 @@ struct fixture {
 /// sweep is ~140 steps, and a few slow ones make it take minutes (a GPU shared with another
 /// process does that: every step synchronises the whole device).
 class slow_step_report {
-  public:
+public:
     explicit slow_step_report(uint64_t k) : k_(k), start_(std::chrono::steady_clock::now()) {}
     ~slow_step_report() {
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
         if (s > 1.0) std::printf("faults: step %llu took %.1f s\n", (unsigned long long)k_, s);
     }
 
-  private:
+private:
     uint64_t k_;
     std::chrono::steady_clock::time_point start_;
 };
@@ -196,6 +196,31 @@ void raise(level& worst, const level& now) {
     worst.vram.device_used = std::max(worst.vram.device_used, now.vram.device_used);
 }
 
+/// Every fault point of one warm proof: prove() once to count its points, then each failed in
+/// turn; after every fault the level is back to the one before the sweep and proves_valid() (the
+/// next proof verifies) holds.
+template <class Prove, class ProvesValid>
+void sweep_warm_proof(const std::string& what, gpu_context& gpu, Prove&& prove, ProvesValid&& proves_valid) {
+    const level base = level::now(gpu);
+    level worst = base;
+    tally t;
+    fi::reset();
+    prove();
+    t.count();
+    fi::reset();
+    t.print(what);
+    ASSERT_GT(t.points(), 0u);
+    for (uint64_t k = 1; k <= t.points(); ++k) {
+        const slow_step_report report(k);
+        if (!fails_at(k, t.points(), t, prove)) break;
+        const level now = level::now(gpu);
+        expect_level(base, now, k);
+        raise(worst, now);
+        ASSERT_TRUE(proves_valid()) << "the proof after fault " << k << " does not verify";
+    }
+    expect_sweep_complete(what, t, base, worst, gpu);
+}
+
 // The hook itself: an injected allocation makes no allocation, counts as alloc, and is reported
 // as the cuda_error of that call; the next allocation is real.
 TEST(GpuFaultInjection, an_injected_allocation_allocates_nothing) {
@@ -238,26 +263,11 @@ TYPED_TEST(GpuFaults, every_fault_point_of_a_warm_proof) {
     ASSERT_TRUE(p.circuit_resident()) << p.circuit_fallback_reason();
     for (const bool abc_on_gpu : {true, false}) {
         const std::string what = TypeParam::name() + (abc_on_gpu ? ", warm, prove(z)" : ", warm, prove(cs, z)");
-        for (int i = 0; i < 2; ++i) ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, abc_on_gpu)));
-        const level base = level::now(gpu);
-        level worst = base;
-        tally t;
-        fi::reset();
-        f.prove(p, abc_on_gpu);
-        t.count();
-        fi::reset();
-        t.print(what);
-        ASSERT_GT(t.points(), 0u);
-        for (uint64_t k = 1; k <= t.points(); ++k) {
-            const slow_step_report report(k);
-            if (!fails_at(k, t.points(), t, [&] { f.prove(p, abc_on_gpu); })) break;
-            const level now = level::now(gpu);
-            expect_level(base, now, k);
-            raise(worst, now);
-            ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, abc_on_gpu)))
-                << "the proof after fault " << k << " does not verify";
-        }
-        expect_sweep_complete(what, t, base, worst, gpu);
+        auto proves_valid = [&] { return verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, abc_on_gpu)); };
+        for (int i = 0; i < 2; ++i) ASSERT_TRUE(proves_valid());
+        sweep_warm_proof(
+            what, gpu, [&] { f.prove(p, abc_on_gpu); }, proves_valid);
+        if (::testing::Test::HasFatalFailure()) return;
     }
 }
 
@@ -276,27 +286,13 @@ TYPED_TEST(GpuFaults, every_fault_point_of_a_proof_on_a_worker) {
         const level outside = level::now(gpu);
         {
             cuda_worker<C> w = p.make_worker();
-            for (int i = 0; i < 2; ++i) ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, w, abc_on_gpu)));
-            const level base = level::now(gpu);
-            EXPECT_EQ(base.budget, outside.budget + p.per_proof_bytes()) << "the worker does not hold its share";
-            level worst = base;
-            tally t;
-            fi::reset();
-            f.prove(p, w, abc_on_gpu);
-            t.count();
-            fi::reset();
-            t.print(what);
-            ASSERT_GT(t.points(), 0u);
-            for (uint64_t k = 1; k <= t.points(); ++k) {
-                const slow_step_report report(k);
-                if (!fails_at(k, t.points(), t, [&] { f.prove(p, w, abc_on_gpu); })) break;
-                const level now = level::now(gpu);
-                expect_level(base, now, k);
-                raise(worst, now);
-                ASSERT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, w, abc_on_gpu)))
-                    << "the proof on the worker after fault " << k << " does not verify";
-            }
-            expect_sweep_complete(what, t, base, worst, gpu);
+            auto proves_valid = [&] { return verify(f.pk->vk, f.ckt.public_inputs(), f.prove(p, w, abc_on_gpu)); };
+            for (int i = 0; i < 2; ++i) ASSERT_TRUE(proves_valid());
+            EXPECT_EQ(level::now(gpu).budget, outside.budget + p.per_proof_bytes())
+                << "the worker does not hold its share";
+            sweep_warm_proof(
+                what, gpu, [&] { f.prove(p, w, abc_on_gpu); }, proves_valid);
+            if (::testing::Test::HasFatalFailure()) return;
         }
         const level after = level::now(gpu);
         EXPECT_EQ(after.budget, outside.budget) << "the worker's share outlived it";
