@@ -603,6 +603,111 @@ TYPED_TEST(io_readers, zkey_read_errors_inside_the_parallel_read_reach_the_calle
     }
 }
 
+TYPED_TEST(io_readers, zkey_off_curve_points_at_every_lane_of_the_8_point_test) {
+    // io/point_check.hpp tests 8 points at a time (AVX-512 IFMA where the CPU has it) and the rest of
+    // a chunk one at a time: a bad point in each lane of a block, in the last full block of the
+    // last (partial) chunk, and in the tail after it, in a G1 and the G2 section and in C (whose
+    // count, nVars - nPublic - 1, differs from A's).
+    using Z = zkey<TypeParam>;
+    const chunky_zkey<TypeParam>& t = chunky_zkey<TypeParam>::get();
+    const uint64_t chunk = io::point_chunk_for(t.key.n_vars), n = t.key.n_vars;
+    const uint64_t last_chunk = (n - 1) / chunk * chunk, tail = last_chunk + (n - last_chunk) / 8 * 8;
+    ASSERT_LT(tail, n) << "the last chunk no longer ends in a tail of fewer than 8 points";
+    bytes b = t.file;
+    auto read_b = [&b] { (void)Z::read(std::make_shared<memory_source>(b, "c.zkey")); };
+    auto flip = [&](uint32_t section, uint64_t i) {
+        const size_t y = (section == 7 ? 2 : 1) * sizeof(typename TypeParam::fq);
+        b[t.offset(section, i) + y] ^= 0x01;
+    };
+    const char* names[] = {"", "", "", "", "", "A point ", "", "B2 point ", "C point "};
+    for (uint32_t section : {5u, 7u, 8u}) {
+        const uint64_t count = section == 8 ? t.key.c.size() : n;
+        std::vector<uint64_t> at = {1, 2, 3, 4, 5, 6, 7, 8, 15, chunk + 7, tail - 1, tail, count - 1};
+        for (uint64_t i : at) {
+            if (i >= count) continue;
+            flip(section, i);
+            expect_decode_error(read_b, {names[section] + std::to_string(i) + ":", "not on the curve"});
+            flip(section, i);
+        }
+    }
+    ASSERT_EQ(b, t.file);
+    (void)Z::read(std::make_shared<memory_source>(b, "c.zkey"));
+}
+
+namespace {
+
+/// The base field of F: F itself, or Fp for Fp2.
+template <class F>
+struct base_field_of {
+    using type = F;
+};
+template <class F>
+    requires requires { typename F::base; }
+struct base_field_of<F> {
+    using type = typename F::base;
+};
+
+/// first_off_curve_vartime against affine::is_on_curve: arrays of 1 .. 40 points (on the curve,
+/// the identity, negated, and off it) with bad points in every lane of a block and in the tail.
+template <class Point, class F, class Rng>
+void check_first_off_curve(const F& b, Rng& rng) {
+    std::vector<Point> on;
+    for (int i = 0; i < 16; ++i) on.push_back(random_on_curve<Point>(b, rng));
+    auto off = [&] {
+        Point q = on[rng() % on.size()];
+        if (rng() % 2) return Point{F::random(rng), F::random(rng)};
+        q.y = q.y + q.y;  // 2y: on the curve only if y = 0, which no point here has
+        return q;
+    };
+    // The largest canonical coordinates: q - 1 in every base-field coordinate (off the curve).
+    Point top{};
+    {
+        using base = typename base_field_of<F>::type;
+        typename base::integer m = base::modulus;
+        m.limb[0] -= 1;
+        const base v = base::from_montgomery_unchecked(m);
+        if constexpr (requires { top.x.c1; }) top = Point{F{v, v}, F{v, v}};
+        else top = Point{v, v};
+    }
+    ASSERT_FALSE(top.is_on_curve());
+    for (size_t n = 1; n <= 40; ++n) {
+        std::vector<Point> pts(n);
+        for (auto& p : pts) {
+            switch (rng() % 4) {
+                case 0: p = Point{}; break;
+                case 1: p = -on[rng() % on.size()]; break;
+                default: p = on[rng() % on.size()]; break;
+            }
+        }
+        EXPECT_EQ(first_off_curve_vartime(pts.data(), n), n) << n;
+        for (size_t i = 0; i < n; ++i) {
+            const Point keep = pts[i];
+            pts[i] = i % 3 == 0 ? top : off();
+            ASSERT_FALSE(pts[i].is_on_curve());
+            EXPECT_EQ(first_off_curve_vartime(pts.data(), n), i) << "n " << n << ", bad at " << i;
+            EXPECT_EQ(first_off_curve_vartime(pts.data(), n, curve_check_path::scalar), i);
+            if (i + 5 < n) {  // a second bad point later does not hide the first
+                const Point keep2 = pts[i + 5];
+                pts[i + 5] = off();
+                EXPECT_EQ(first_off_curve_vartime(pts.data(), n), i);
+                pts[i + 5] = keep2;
+            }
+            pts[i] = keep;
+        }
+    }
+}
+
+}  // namespace
+
+TYPED_TEST(io_readers, first_off_curve_matches_the_scalar_test_in_every_lane) {
+    std::mt19937_64 rng(42);
+    std::printf("[          ] 8-point IFMA test on this CPU: G1 %s, G2 %s\n",
+                curve_check_vectorised<typename TypeParam::g1_point>() ? "yes" : "no",
+                curve_check_vectorised<typename TypeParam::g2_point>() ? "yes" : "no");
+    check_first_off_curve<typename TypeParam::g1_point>(TypeParam::g1_b(), rng);
+    check_first_off_curve<typename TypeParam::g2_point>(TypeParam::g2_b(), rng);
+}
+
 // ---- zkey coefficient conversion against an independent computation ------------------------------
 
 TEST(io_readers_cross, zkey_coefficient_conversion_matches_the_definition) {

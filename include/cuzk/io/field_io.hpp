@@ -23,6 +23,7 @@
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/bulk_vector.hpp"
 #include "cuzk/io/parallel_chunks.hpp"
+#include "cuzk/io/point_check.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 
 namespace cuzk::io {
@@ -142,13 +143,26 @@ void read_points_at(const byte_source& src, const section_reader& r, uint64_t at
         if (check_subgroup && !is_in_subgroup(p)) return "point is not in the prime-order subgroup";
         return nullptr;
     };
+    // A chunk's first bad point: the first with a coordinate not below q, unless an earlier one is
+    // off the curve (8 at a time, io/point_check.hpp) or outside the subgroup; bad() says why.
+    auto first_bad_in = [&](uint64_t lo, uint64_t hi) {
+        uint64_t end = hi;
+        for (uint64_t i = lo; i < hi; ++i)
+            if (!detail::coordinates_canonical(vec[i].x) || !detail::coordinates_canonical(vec[i].y)) {
+                end = i;
+                break;
+            }
+        if (check_on_curve || check_subgroup) end = lo + first_off_curve_vartime(vec.data() + lo, end - lo);
+        if (check_subgroup)
+            for (uint64_t i = lo; i < end; ++i)
+                if (!is_in_subgroup(vec[i])) return i;
+        return end;
+    };
     const uint64_t first_bad = decode_chunks(vec.size(), point_chunk_for(vec.size()), 0, touch,
                                              std::forward<Prepare>(prepare), [&](uint64_t lo, uint64_t hi, uint8_t*) {
                                                  src.read_at(at + lo * sizeof(Point), vec.data() + lo,
                                                              size_t(hi - lo) * sizeof(Point));
-                                                 for (uint64_t i = lo; i < hi; ++i)
-                                                     if (bad(vec[i]) != nullptr) return i;
-                                                 return hi;
+                                                 return first_bad_in(lo, hi);
                                              });
     if (first_bad < vec.size())
         throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " + bad(vec[first_bad]));

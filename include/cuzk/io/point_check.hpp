@@ -1,0 +1,407 @@
+// The readers' on-curve test over many points: y^2 = x^3 + b for 8 points at a time with AVX-512
+// IFMA where the CPU has it, affine::is_on_curve otherwise.
+//
+// A zkey reader tests every point of the key; at 2^20 (BN254) that was about half of the read's
+// CPU time with the scalar Montgomery products (perf, docs/PERFORMANCE.md "Reading snarkjs
+// keys"). IFMA (vpmadd52luq / vpmadd52huq: the low / high 52 bits of a 52 x 52-bit product added
+// to a 64-bit lane) multiplies 8 field elements at once in 52-bit limbs: 5 limbs for BN254's Fp
+// (R' = 2^260), 8 for BLS12-381's (R' = 2^416).
+//
+// The test works on the raw integers of the file (x = X R, y = Y R with R = 2^(64N), cuzk's
+// Montgomery form), so it needs no conversion: Y^2 = X^3 + B becomes y^2 / R = x^3 / R^2 + b
+// (b = B R, the stored constant) mod p, and with the products m(u, v) = u v / R' of this file:
+//
+//   m(m(y, y), R mod p)  =  m(m(x, x), x)  +  b R^2 / R'^2        (mod p)
+//
+// (multiply the first equation by R^2 / R'^2: y^2 R / R'^2 on the left, x^3 / R'^2 on the right).
+// In Fp2 = Fp[u]/(u^2 + 1) (both curves' G2) the same with Fp2 products, the real factors R and
+// R^2 / R'^2 applying to both coordinates. Products are not reduced below p: with inputs below
+// 2p (sums of two canonical values), (u v + m p) / R' < 2p (BN254: u v / R' < 2^250 < p;
+// BLS12-381: < 2^348). The two sides are compared through D = left - right + k p, shifted into
+// (0, 7p) and carried with signed shifts: the point is on the curve iff D is one of p .. 6p.
+//
+// Every function is for public data (a key being read): branches and early exits depend on it.
+// Elsewhere than x86-64 GCC/Clang, or with CUZK_NO_IFMA defined, only the scalar path is compiled;
+// at run time it is taken where the CPU lacks AVX-512 IFMA (checked once, cpuid).
+//
+// Cost per point, one core of the 2-core development VM (AMD EPYC Zen 5, 2026-12-03; a loop over
+// 4096 points, 200 times): BN254 G1 68 -> 14.5 ns, G2 242 -> 34.6 ns; BLS12-381 G1 111 -> 30 ns,
+// G2 356 -> 84 ns (is_on_curve -> this). The 2^20 BN254 zkey read: docs/PERFORMANCE.md "Reading
+// snarkjs keys: the on-curve test 8 points at a time".
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "cuzk/core/bigint.hpp"
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_IFMA)
+#define CUZK_IO_IFMA 1
+#include <immintrin.h>
+#else
+#define CUZK_IO_IFMA 0
+#endif
+
+namespace cuzk::io {
+
+namespace detail {
+
+/// x / 2^k mod p (p odd), at compile time.
+template <size_t N>
+constexpr bigint<N> halve_mod(bigint<N> x, const bigint<N>& p, size_t k) {
+    for (size_t s = 0; s < k; ++s) {
+        uint64_t carry = 0;
+        if (x.limb[0] & 1) carry = bigint<N>::add_with_carry(x, x, p);
+        for (size_t i = 0; i < N; ++i) x.limb[i] = (x.limb[i] >> 1) | (i + 1 < N ? x.limb[i + 1] << 63 : carry << 63);
+    }
+    return x;
+}
+
+/// x * k (k small) as N + 1 limbs, the top one last.
+template <size_t N>
+constexpr bigint<N + 1> times_small(const bigint<N>& x, uint64_t k) {
+    bigint<N + 1> out{};
+    uint64_t carry = 0;
+    for (size_t i = 0; i < N; ++i) {
+        const u128 t = u128(x.limb[i]) * k + carry;
+        out.limb[i] = uint64_t(t);
+        carry = uint64_t(t >> 64);
+    }
+    out.limb[N] = carry;
+    return out;
+}
+
+/// Limb i (52 bits) of the integer of `words` 64-bit limbs.
+constexpr uint64_t limb52(const uint64_t* w, size_t words, size_t i) {
+    const size_t bit = 52 * i, at = bit / 64, shift = bit % 64;
+    uint64_t v = at < words ? w[at] >> shift : 0;
+    if (shift > 12 && at + 1 < words) v |= w[at + 1] << (64 - shift);
+    return v & ((uint64_t(1) << 52) - 1);
+}
+
+/// The constants of the IFMA test for base field F (N 64-bit limbs, L 52-bit limbs).
+template <class F>
+struct ifma_field {
+    static constexpr size_t N = F::limbs;
+    static constexpr size_t L = (64 * N + 51) / 52;  // 5 for 4 limbs, 8 for 6
+    static_assert(N == 4 || N == 6, "the IFMA test is for 254/255-bit and 381-bit fields");
+    static constexpr uint64_t mask = (uint64_t(1) << 52) - 1;
+    /// 52 L - 64 N: R' = R 2^shift.
+    static constexpr size_t shift = 52 * L - 64 * N;
+    /// -p^-1 mod 2^52.
+    static constexpr uint64_t k0 = [] {
+        uint64_t inv = 1;  // Newton: inv = p^-1 mod 2^64
+        for (int i = 0; i < 7; ++i) inv *= 2 - F::modulus.limb[0] * inv;
+        return (0 - inv) & mask;
+    }();
+    struct limbs {
+        uint64_t v[L];
+    };
+    static constexpr limbs split(const bigint<N>& x) {
+        limbs out{};
+        for (size_t i = 0; i < L; ++i) out.v[i] = limb52(x.limb, N, i);
+        return out;
+    }
+    static constexpr limbs split_wide(const bigint<N + 1>& x) {
+        limbs out{};
+        for (size_t i = 0; i < L; ++i) out.v[i] = limb52(x.limb, N + 1, i);
+        return out;
+    }
+    /// R mod p (the left side's factor).
+    static constexpr limbs r_mod_p = split(F::params::r1);
+    /// v R^2 / R'^2 = v / 2^(2 shift) mod p: the right side's constant for b = v.
+    static constexpr limbs scaled(const bigint<N>& v) { return split(halve_mod(v, F::modulus, 2 * shift)); }
+    /// k p, for k = 0 .. 7.
+    static constexpr limbs multiple(uint64_t k) { return split_wide(times_small(F::modulus, k)); }
+};
+
+}  // namespace detail
+
+#if CUZK_IO_IFMA
+
+namespace detail {
+
+#define CUZK_IFMA_TARGET __attribute__((target("avx512f,avx512ifma"), always_inline)) inline
+
+// Shifts as GCC vector operations and the gather with an explicit source: GCC 12's intrinsics for
+// these start from a self-initialised "undefined" vector, which -Wuninitialized reports wherever
+// they are inlined (GCC bug 105593).
+using u64x8 = unsigned long long __attribute__((vector_size(64)));
+using i64x8 = long long __attribute__((vector_size(64)));
+CUZK_IFMA_TARGET __m512i shr(__m512i a, unsigned s) { return __m512i(u64x8(a) >> s); }
+CUZK_IFMA_TARGET __m512i shl(__m512i a, unsigned s) { return __m512i(u64x8(a) << s); }
+CUZK_IFMA_TARGET __m512i shr_signed(__m512i a, unsigned s) { return __m512i(i64x8(a) >> s); }
+
+/// 8 elements in L limbs of 52 bits, limb j of element k in lane k of v[j].
+template <size_t L>
+struct vec8 {
+    __m512i v[L];
+};
+
+template <size_t L>
+CUZK_IFMA_TARGET vec8<L> broadcast(const uint64_t (&c)[L]) {
+    vec8<L> out;
+    for (size_t j = 0; j < L; ++j) out.v[j] = _mm512_set1_epi64(int64_t(c[j]));
+    return out;
+}
+
+/// Loads one N-limb coordinate of 8 consecutive points (point k at base + k * stride_words) and
+/// splits it into 52-bit limbs.
+template <size_t N, size_t L>
+CUZK_IFMA_TARGET vec8<L> load8(const uint64_t* base, __m512i index) {
+    __m512i w[N];
+    for (size_t i = 0; i < N; ++i)
+        w[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), __mmask8(0xff), index,
+                                           reinterpret_cast<const void*>(base + i), 8);
+    const __m512i m = _mm512_set1_epi64(int64_t((uint64_t(1) << 52) - 1));
+    vec8<L> out;
+    for (size_t i = 0; i < L; ++i) {
+        const size_t bit = 52 * i, at = bit / 64, s = bit % 64;
+        __m512i v = at < N ? shr(w[at], unsigned(s)) : _mm512_setzero_si512();
+        if (s > 12 && at + 1 < N) v = _mm512_or_si512(v, shl(w[at + 1], unsigned(64 - s)));
+        out.v[i] = _mm512_and_si512(v, m);
+    }
+    return out;
+}
+
+/// Carries every limb into the next (signed: limbs may be negative before; the value must not be),
+/// leaving limbs below 2^52.
+template <size_t L>
+CUZK_IFMA_TARGET void carry(vec8<L>& a) {
+    const __m512i m = _mm512_set1_epi64(int64_t((uint64_t(1) << 52) - 1));
+    for (size_t j = 0; j + 1 < L; ++j) {
+        a.v[j + 1] = _mm512_add_epi64(a.v[j + 1], shr_signed(a.v[j], 52));
+        a.v[j] = _mm512_and_si512(a.v[j], m);
+    }
+}
+
+template <size_t L>
+CUZK_IFMA_TARGET vec8<L> add(const vec8<L>& a, const vec8<L>& b) {
+    vec8<L> out;
+    for (size_t j = 0; j < L; ++j) out.v[j] = _mm512_add_epi64(a.v[j], b.v[j]);
+    return out;
+}
+
+template <size_t L>
+CUZK_IFMA_TARGET vec8<L> sub(const vec8<L>& a, const vec8<L>& b) {
+    vec8<L> out;
+    for (size_t j = 0; j < L; ++j) out.v[j] = _mm512_sub_epi64(a.v[j], b.v[j]);
+    return out;
+}
+
+/// a b / 2^(52 L) mod p, below 2p for a, b below 2p, limbs below 2^52 (carried). Operand scanning:
+/// row i adds a_i b, then m p with m = t_0 k0 mod 2^52, which clears t_0's low 52 bits; the row
+/// then shifts down one limb, t_0's high bits carried into t_1. A lane holds at most 4 L products'
+/// halves (< 2^57): no carries are needed inside the loop.
+template <size_t L>
+CUZK_IFMA_TARGET vec8<L> mont_mul8(const vec8<L>& a, const vec8<L>& b, const vec8<L>& p, __m512i k0) {
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i t[L + 1];
+    for (size_t j = 0; j <= L; ++j) t[j] = zero;
+    for (size_t i = 0; i < L; ++i) {
+        for (size_t j = 0; j < L; ++j) {
+            t[j] = _mm512_madd52lo_epu64(t[j], a.v[i], b.v[j]);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.v[i], b.v[j]);
+        }
+        const __m512i m = _mm512_madd52lo_epu64(zero, t[0], k0);
+        for (size_t j = 0; j < L; ++j) {
+            t[j] = _mm512_madd52lo_epu64(t[j], m, p.v[j]);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p.v[j]);
+        }
+        const __m512i c = shr(t[0], 52);
+        for (size_t j = 0; j < L; ++j) t[j] = t[j + 1];
+        t[0] = _mm512_add_epi64(t[0], c);
+        t[L] = zero;
+    }
+    vec8<L> out;
+    for (size_t j = 0; j < L; ++j) out.v[j] = t[j];
+    carry(out);
+    return out;
+}
+
+/// Lanes where d (carried, in (0, 7p)) is one of p, 2p, .. 6p.
+template <size_t L>
+CUZK_IFMA_TARGET __mmask8 multiple_of_p(const vec8<L>& d, const vec8<L> (&kp)[6]) {
+    __mmask8 any = 0;
+    for (size_t k = 0; k < 6; ++k) {
+        __mmask8 eq = 0xff;
+        for (size_t j = 0; j < L; ++j) eq &= _mm512_cmpeq_epi64_mask(d.v[j], kp[k].v[j]);
+        any |= eq;
+    }
+    return any;
+}
+
+/// acc | every limb of c.
+template <size_t L>
+CUZK_IFMA_TARGET __m512i or_limbs(__m512i acc, const vec8<L>& c) {
+    for (size_t j = 0; j < L; ++j) acc = _mm512_or_si512(acc, c.v[j]);
+    return acc;
+}
+
+/// Lanes whose point is all zeros (the identity), from its coordinates.
+template <size_t L, class... V>
+CUZK_IFMA_TARGET __mmask8 all_zero(const V&... coords) {
+    __m512i acc = _mm512_setzero_si512();
+    ((acc = or_limbs(acc, coords)), ...);
+    return _mm512_cmpeq_epi64_mask(acc, _mm512_setzero_si512());
+}
+
+/// Lanes (of 8 points from pts) on the curve; G1 (coordinates in Fp).
+template <class Point>
+__attribute__((target("avx512f,avx512ifma"))) __mmask8 on_curve8_g1(const Point* pts) {
+    using F = typename Point::field;
+    using C = ifma_field<F>;
+    constexpr size_t N = C::N, L = C::L;
+    constexpr auto pl = C::split(F::modulus);
+    constexpr auto r1 = C::r_mod_p;
+    constexpr auto kb = [] {  // 3p - b R^2/R'^2: D = left - x^3 + 3p - K
+        constexpr F b = Point::group::b;
+        const auto k = C::scaled(b.mont);
+        const auto p3 = C::multiple(3);
+        typename C::limbs out{};
+        for (size_t j = 0; j < L; ++j) out.v[j] = p3.v[j] - k.v[j];  // wraps; the carry fixes it
+        return out;
+    }();
+    const vec8<L> p = broadcast<L>(pl.v), c1 = broadcast<L>(r1.v), k = broadcast<L>(kb.v);
+    const __m512i k0 = _mm512_set1_epi64(int64_t(C::k0));
+    constexpr size_t stride = sizeof(Point) / 8;
+    const __m512i index = _mm512_set_epi64(7 * stride, 6 * stride, 5 * stride, 4 * stride, 3 * stride, 2 * stride,
+                                           stride, 0);
+    const uint64_t* base = reinterpret_cast<const uint64_t*>(pts);
+    const vec8<L> x = load8<N, L>(base, index), y = load8<N, L>(base + N, index);
+    const vec8<L> ysq = mont_mul8(y, y, p, k0), xsq = mont_mul8(x, x, p, k0);
+    const vec8<L> left = mont_mul8(ysq, c1, p, k0), xcube = mont_mul8(xsq, x, p, k0);
+    vec8<L> d = add(sub(left, xcube), k);
+    carry(d);
+    vec8<L> kp[6];
+    for (size_t m = 0; m < 6; ++m) kp[m] = broadcast<L>(C::multiple(m + 1).v);
+    return multiple_of_p(d, kp) | all_zero<L>(x, y);
+}
+
+/// Lanes (of 8 points from pts) on the curve; G2 (coordinates in Fp2 with u^2 = -1).
+template <class Point>
+__attribute__((target("avx512f,avx512ifma"))) __mmask8 on_curve8_g2(const Point* pts) {
+    using F = typename Point::field::base;
+    using C = ifma_field<F>;
+    constexpr size_t N = C::N, L = C::L;
+    constexpr auto pl = C::split(F::modulus);
+    constexpr auto r1 = C::r_mod_p;
+    // D0 = left0 - (x2_0 x0 - x2_1 x1) - K0 + 3p, D1 = left1 - (x2_0 x1 + x2_1 x0) - K1 + 5p: both in (0, 7p).
+    constexpr auto k0c = [] {
+        constexpr auto b = Point::group::b;
+        const auto k = C::scaled(b.c0.mont);
+        const auto pk = C::multiple(3);
+        typename C::limbs out{};
+        for (size_t j = 0; j < L; ++j) out.v[j] = pk.v[j] - k.v[j];
+        return out;
+    }();
+    constexpr auto k1c = [] {
+        constexpr auto b = Point::group::b;
+        const auto k = C::scaled(b.c1.mont);
+        const auto pk = C::multiple(5);
+        typename C::limbs out{};
+        for (size_t j = 0; j < L; ++j) out.v[j] = pk.v[j] - k.v[j];
+        return out;
+    }();
+    const vec8<L> p = broadcast<L>(pl.v), c1 = broadcast<L>(r1.v);
+    const __m512i k0 = _mm512_set1_epi64(int64_t(C::k0));
+    constexpr size_t stride = sizeof(Point) / 8;
+    const __m512i index = _mm512_set_epi64(7 * stride, 6 * stride, 5 * stride, 4 * stride, 3 * stride, 2 * stride,
+                                           stride, 0);
+    const uint64_t* base = reinterpret_cast<const uint64_t*>(pts);
+    const vec8<L> x0 = load8<N, L>(base, index), x1 = load8<N, L>(base + N, index);
+    const vec8<L> y0 = load8<N, L>(base + 2 * N, index), y1 = load8<N, L>(base + 3 * N, index);
+    // y^2 = (y0 + y1)(y0 - y1) + 2 y0 y1 u; inputs below 2p (y0 - y1 + p, 2 y0).
+    vec8<L> ys = add(y0, y1), yd = add(sub(y0, y1), p), y2 = add(y0, y0);
+    carry(yd);
+    carry(ys);
+    carry(y2);
+    vec8<L> xs = add(x0, x1), xd = add(sub(x0, x1), p), x2 = add(x0, x0);
+    carry(xd);
+    carry(xs);
+    carry(x2);
+    const vec8<L> ysq0 = mont_mul8(ys, yd, p, k0), ysq1 = mont_mul8(y2, y1, p, k0);
+    const vec8<L> xsq0 = mont_mul8(xs, xd, p, k0), xsq1 = mont_mul8(x2, x1, p, k0);
+    const vec8<L> left0 = mont_mul8(ysq0, c1, p, k0), left1 = mont_mul8(ysq1, c1, p, k0);
+    const vec8<L> a00 = mont_mul8(xsq0, x0, p, k0), a11 = mont_mul8(xsq1, x1, p, k0);
+    const vec8<L> a01 = mont_mul8(xsq0, x1, p, k0), a10 = mont_mul8(xsq1, x0, p, k0);
+    vec8<L> d0 = add(add(sub(left0, a00), a11), broadcast<L>(k0c.v));
+    vec8<L> d1 = add(sub(sub(left1, a01), a10), broadcast<L>(k1c.v));
+    carry(d0);
+    carry(d1);
+    vec8<L> kp[6];
+    for (size_t m = 0; m < 6; ++m) kp[m] = broadcast<L>(C::multiple(m + 1).v);
+    return (multiple_of_p(d0, kp) & multiple_of_p(d1, kp)) | all_zero<L>(x0, x1, y0, y1);
+}
+
+#undef CUZK_IFMA_TARGET
+
+/// The CPU runs AVX-512 IFMA (checked once).
+inline bool cpu_has_ifma() {
+    static const bool has = [] {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+    }();
+    return has;
+}
+
+}  // namespace detail
+
+#endif  // CUZK_IO_IFMA
+
+/// How first_off_curve_vartime tests points.
+enum class curve_check_path {
+    automatic,  ///< IFMA where the CPU has it and the curve fits, else scalar
+    scalar,     ///< affine::is_on_curve, one point at a time
+};
+
+namespace detail {
+
+/// Point's base field has 4 or 6 limbs and, for Fp2 coordinates, u^2 = -1: what the IFMA test covers.
+template <class Point>
+constexpr bool ifma_fits() {
+    using field = typename Point::field;
+    if constexpr (requires { typename field::base; }) {
+        return field::nonresidue == -1 && (field::base::limbs == 4 || field::base::limbs == 6);
+    } else {
+        return field::limbs == 4 || field::limbs == 6;
+    }
+}
+
+}  // namespace detail
+
+/// True when first_off_curve_vartime takes the 8-point IFMA path for Point on this CPU.
+template <class Point>
+bool curve_check_vectorised() {
+#if CUZK_IO_IFMA
+    if constexpr (detail::ifma_fits<Point>()) return detail::cpu_has_ifma();
+#endif
+    return false;
+}
+
+/// The first index i < n with pts[i] not on its curve (y^2 != x^3 + b; the identity, all zeros,
+/// is on it), or n. Every coordinate must be below q (the readers check that first). 8 points at a
+/// time with AVX-512 IFMA where curve_check_vectorised, the rest one at a time.
+template <class Point>
+uint64_t first_off_curve_vartime(const Point* pts, uint64_t n, curve_check_path path = curve_check_path::automatic) {
+    uint64_t i = 0;
+#if CUZK_IO_IFMA
+    if constexpr (detail::ifma_fits<Point>()) {
+        if (path == curve_check_path::automatic && curve_check_vectorised<Point>()) {
+            for (; i + 8 <= n; i += 8) {
+                __mmask8 ok;
+                if constexpr (requires { pts[0].x.c1; }) ok = detail::on_curve8_g2(pts + i);
+                else ok = detail::on_curve8_g1(pts + i);
+                if (ok != 0xff) return i + uint64_t(__builtin_ctz(unsigned(~ok) & 0xffu));
+            }
+        }
+    }
+#else
+    (void)path;
+#endif
+    for (; i < n; ++i)
+        if (!pts[i].is_on_curve()) return i;
+    return n;
+}
+
+}  // namespace cuzk::io
