@@ -1,6 +1,7 @@
 // Host MSM benchmarks: BLS12-381 G1 and BN254 G1 (and G2), uniform random full-width scalars.
 // Sizes 2^CUZK_MSM_HOST_LOG_MIN .. 2^CUZK_MSM_HOST_LOG_MAX (environment; default 10..16, up
-// to 26 on request), each with XYZZ (acc:1) and batch-affine (acc:2) buckets; G2 too with
+// to 26 on request), each with XYZZ (acc:1) and batch-affine (acc:2) buckets, full-width scalars
+// (parts:1) and the endomorphism split (parts:2, and parts:4 on BLS12-381 G2); G2 too with
 // CUZK_MSM_HOST_G2=1. Every size is checked against the closed form first. Threads: OpenMP's
 // default (OMP_NUM_THREADS=1 gives the per-thread figure compared with blst in issue 4).
 #include <benchmark/benchmark.h>
@@ -40,20 +41,31 @@ struct host_inputs {
     }
 };
 
+template <class G, unsigned Parts>
+unsigned split_bits() {
+    if constexpr (msm::has_endomorphism_split<G, Parts>) return msm::endomorphism_split<G, Parts>::part_bits;
+    return 0;
+}
+
 template <class G>
 void BM_msm_host(benchmark::State& state) {
     const size_t n = size_t(1) << state.range(0);
     auto& in = host_inputs<G>::get();
     std::span<const affine<G>> p(in.points.data(), n);
     std::span<const scalar_int<G>> s(in.scalars.data(), n);
-    const msm::host_options opt{.accumulation = msm::host_accumulation(state.range(1))};
+    const unsigned parts = unsigned(state.range(2));  // 1: no split; 2 or 4: the endomorphism split
+    const msm::host_options opt{.accumulation = msm::host_accumulation(state.range(1)),
+                                .split = parts == 1 ? msm::host_split::off : msm::host_split::on,
+                                .split_parts = parts == 1 ? 0 : parts};
     if (!(msm::msm_host<G>(p, s, opt) == in.prog.expected(s))) {
         state.SkipWithError("MSM result differs from the closed form");
         return;
     }
     for (auto _ : state) benchmark::DoNotOptimize(msm::msm_host<G>(p, s, opt));
     state.counters["verified"] = 1;
-    state.counters["window_bits"] = msm::host_window_bits(n, G::scalar::modulus_bits);
+    state.counters["window_bits"] = parts == 1 ? msm::host_window_bits(n, G::scalar::modulus_bits)
+                                               : parts == 2 ? msm::host_window_bits(2 * n, split_bits<G, 2>())
+                                                            : msm::host_window_bits(4 * n, split_bits<G, 4>());
 }
 
 template <class G>
@@ -61,10 +73,15 @@ void register_group(const char* name) {
     const unsigned lo = env_or("CUZK_MSM_HOST_LOG_MIN", 10), hi = env_or("CUZK_MSM_HOST_LOG_MAX", 16);
     host_inputs<G>::max_n = size_t(1) << hi;
     auto* b = benchmark::RegisterBenchmark((std::string("msm_host/") + name).c_str(), BM_msm_host<G>);
-    // acc: 1 = XYZZ buckets, 2 = batch-affine (msm::host_accumulation)
+    // acc: 1 = XYZZ buckets, 2 = batch-affine (msm::host_accumulation); parts: 1 = full-width
+    // scalars, 2 (and 4 on BLS12-381 G2) = the endomorphism split into that many parts
     for (unsigned l = lo; l <= hi; l += 2)
-        for (int acc : {1, 2}) b->Args({l, acc});
-    b->ArgNames({"lg", "acc"})->Unit(benchmark::kMillisecond)->Iterations(1);
+        for (int acc : {1, 2})
+            for (int parts : {1, 2, 4})
+                if (parts == 1 || (parts == 2 && msm::has_endomorphism_split<G, 2>) ||
+                    (parts == 4 && msm::has_endomorphism_split<G, 4>))
+                    b->Args({l, acc, parts});
+    b->ArgNames({"lg", "acc", "parts"})->Unit(benchmark::kMillisecond)->Iterations(1);
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 // Host MSM: every edge case of issue 4 against the naive sum of scalar multiplications, and a
-// closed-form check at a larger non-power-of-two size.
+// closed-form check at a larger non-power-of-two size; each with full-width scalars and with the
+// endomorphism split forced on (2 parts, and 4 on BLS12-381 G2). The splits themselves
+// (msm/scalar_split.hpp) are checked against Fr arithmetic and naive scalar multiplications.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -7,6 +9,7 @@
 
 #include "cuzk/groth16/msm_bits.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
+#include "cuzk/msm/scalar_split.hpp"
 #include "test_msm_util.hpp"
 
 namespace {
@@ -23,15 +26,30 @@ TYPED_TEST_SUITE(MsmHost, Groups);
 constexpr msm::host_accumulation accumulations[] = {msm::host_accumulation::xyzz,
                                                     msm::host_accumulation::batch_affine};
 
+// The split settings every case runs with: off, on (2 parts), and 4 parts where the group has them.
+template <class G>
+std::vector<msm::host_options> splits() {
+    std::vector<msm::host_options> v = {{.split = msm::host_split::off}, {.split = msm::host_split::on}};
+    if constexpr (msm::has_endomorphism_split<G, 4>) v.push_back({.split = msm::host_split::on, .split_parts = 4});
+    return v;
+}
+template <class G>
+std::string describe(const msm::host_options& o) {
+    return std::string(G::name) + " c=" + std::to_string(o.window_bits) + " acc=" + std::to_string(int(o.accumulation)) +
+           " split=" + std::to_string(int(o.split)) + " parts=" + std::to_string(o.split_parts);
+}
+
 template <class G>
 void expect_msm_eq_naive(std::span<const affine<G>> p, std::span<const scalar_int<G>> s, msm::host_options opt = {}) {
     jacobian<G> want = naive_msm<G>(p, s);
-    for (auto acc : accumulations) {
-        opt.accumulation = acc;
-        jacobian<G> got = msm::msm_host<G>(p, s, opt);
-        EXPECT_TRUE(got == want) << G::name << " n=" << p.size() << " c=" << opt.window_bits << " acc=" << int(acc);
-        EXPECT_TRUE(got.is_on_curve());
-    }
+    for (msm::host_options o : splits<G>())
+        for (auto acc : accumulations) {
+            o.window_bits = opt.window_bits;
+            o.accumulation = acc;
+            jacobian<G> got = msm::msm_host<G>(p, s, o);
+            EXPECT_TRUE(got == want) << describe<G>(o) << " n=" << p.size();
+            EXPECT_TRUE(got.is_on_curve());
+        }
 }
 
 TYPED_TEST(MsmHost, SizesAgainstNaive) {
@@ -41,10 +59,11 @@ TYPED_TEST(MsmHost, SizesAgainstNaive) {
     // prefix sums of the naive terms: the oracle for every n at the cost of the largest
     std::vector<jacobian<G>> prefix(131, jacobian<G>::identity());
     for (size_t i = 0; i < 130; ++i) prefix[i + 1] = prefix[i] + mul_vartime(pts[i], sc[i]);
-    for (size_t n : {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 127, 129}) {
-        jacobian<G> got = msm::msm_host<G>(std::span(pts).first(n), std::span(sc).first(n));
-        EXPECT_TRUE(got == prefix[n]) << G::name << " n=" << n;
-    }
+    for (size_t n : {0, 1, 2, 3, 31, 32, 33, 63, 64, 65, 100, 127, 129})
+        for (const msm::host_options& o : splits<G>()) {
+            jacobian<G> got = msm::msm_host<G>(std::span(pts).first(n), std::span(sc).first(n), o);
+            EXPECT_TRUE(got == prefix[n]) << describe<G>(o) << " n=" << n;
+        }
 }
 
 TYPED_TEST(MsmHost, EmptyIsIdentity) {
@@ -69,21 +88,26 @@ TYPED_TEST(MsmHost, EdgeScalarsAndPoints) {
     const jacobian<G> want = naive_msm<G>(pts, sc);
     for (unsigned c : {0u, 1u, 5u, 8u, 13u, 16u})
         for (auto acc : accumulations)
-            EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.window_bits = c, .accumulation = acc}) == want)
-                << "c=" << c << " acc=" << int(acc);
+            for (msm::host_options o : splits<G>()) {
+                o.window_bits = c;
+                o.accumulation = acc;
+                EXPECT_TRUE(msm::msm_host<G>(pts, sc, o) == want) << describe<G>(o);
+            }
 }
 
 TYPED_TEST(MsmHost, ZeroScalarsAndIdentityPoints) {
     using G = TypeParam;
     auto pts = random_points<G>(33, 4);
-    std::vector<scalar_int<G>> zeros(33);
-    EXPECT_TRUE(msm::msm_host<G>(pts, zeros).is_identity());
-    std::vector<affine<G>> ids(33, affine<G>::identity());
-    auto sc = random_scalars<G>(33, 5);
-    EXPECT_TRUE(msm::msm_host<G>(ids, sc).is_identity());
-    // one non-zero scalar: exactly that point
-    zeros[17] = scalar_int<G>::from_u64(1);
-    EXPECT_TRUE(msm::msm_host<G>(pts, zeros) == pts[17]);
+    for (const msm::host_options& o : splits<G>()) {
+        std::vector<scalar_int<G>> zeros(33);
+        EXPECT_TRUE(msm::msm_host<G>(pts, zeros, o).is_identity()) << describe<G>(o);
+        std::vector<affine<G>> ids(33, affine<G>::identity());
+        auto sc = random_scalars<G>(33, 5);
+        EXPECT_TRUE(msm::msm_host<G>(ids, sc, o).is_identity()) << describe<G>(o);
+        // one non-zero scalar: exactly that point
+        zeros[17] = scalar_int<G>::from_u64(1);
+        EXPECT_TRUE(msm::msm_host<G>(pts, zeros, o) == pts[17]) << describe<G>(o);
+    }
 }
 
 TYPED_TEST(MsmHost, AllScalarsEqualAndAllPointsEqual) {
@@ -106,8 +130,12 @@ TYPED_TEST(MsmHost, EveryWindowSize) {
     for (unsigned c = 1; c <= msm::host_max_window_bits; ++c) {
         if (g2 && c > 12 && c < msm::host_max_window_bits) continue;
         for (auto acc : accumulations)
-            EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.window_bits = c, .accumulation = acc}) == want)
-                << "c=" << c << " acc=" << int(acc);
+            for (msm::host_options o : splits<G>()) {
+                if (g2 && o.split == msm::host_split::on && c > 8 && c < msm::host_max_window_bits) continue;
+                o.window_bits = c;
+                o.accumulation = acc;
+                EXPECT_TRUE(msm::msm_host<G>(pts, sc, o) == want) << describe<G>(o);
+            }
     }
     // and the widths the dispatcher picks across sizes are all in range
     for (size_t n = 1; n < (size_t(1) << 30); n *= 3) {
@@ -129,7 +157,9 @@ TYPED_TEST(MsmHost, MontgomeryFormScalars) {
         canon[i] = fr[i].to_canonical();
     }
     jacobian<G> want = naive_msm<G>(pts, canon);
-    EXPECT_TRUE(msm::msm_host<G>(std::span<const affine<G>>(pts), std::span<const Fr>(fr)) == want);
+    for (const msm::host_options& o : splits<G>())
+        EXPECT_TRUE(msm::msm_host<G>(std::span<const affine<G>>(pts), std::span<const Fr>(fr), o) == want)
+            << describe<G>(o);
 }
 
 TYPED_TEST(MsmHost, RepeatableAndThreadCountIndependent) {
@@ -144,6 +174,12 @@ TYPED_TEST(MsmHost, RepeatableAndThreadCountIndependent) {
         jacobian<G> x = msm::msm_host<G>(pts, sc, {.accumulation = acc}), y = msm::msm_host<G>(pts, sc, {.accumulation = acc});
         EXPECT_EQ(std::memcmp(&x, &y, sizeof x), 0) << int(acc);
         EXPECT_TRUE(x == a) << int(acc);
+    }
+    for (msm::host_options o : splits<G>()) {
+        jacobian<G> x = msm::msm_host<G>(pts, sc, o);
+        o.threads = 1;
+        EXPECT_TRUE(msm::msm_host<G>(pts, sc, o) == x) << describe<G>(o);
+        EXPECT_TRUE(x == a) << describe<G>(o);
     }
 }
 
@@ -216,7 +252,10 @@ TYPED_TEST(MsmHost, ClosedFormLargerN) {
     auto pts = prog.points(n);
     auto sc = random_scalars<G>(n, 16);
     for (auto acc : accumulations)
-        EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.accumulation = acc}) == prog.expected(sc)) << int(acc);
+        for (msm::host_options o : splits<G>()) {
+            o.accumulation = acc;
+            EXPECT_TRUE(msm::msm_host<G>(pts, sc, o) == prog.expected(sc)) << describe<G>(o);
+        }
 }
 
 // The witness MSM (zeros dropped, ones summed in batch-affine lanes, Pippenger on the rest) on
@@ -244,6 +283,142 @@ TYPED_TEST(MsmHost, WitnessShapesAgainstNaive) {
     }
 }
 
+// ---- endomorphism splits (msm/scalar_split.hpp) ----
+
+template <class G, unsigned P>
+struct split_case {
+    using group = G;
+    static constexpr unsigned parts = P;
+};
+template <class C>
+class ScalarSplit : public ::testing::Test {};
+using SplitCases = ::testing::Types<split_case<bn_g1, 2>, split_case<bls_g1, 2>, split_case<bn_g2, 2>,
+                                    split_case<bls_g2, 2>, split_case<bls_g2, 4>>;
+TYPED_TEST_SUITE(ScalarSplit, SplitCases);
+
+// lambda_j in Fr, the factor by which Q_j = image(P, j) is meant to multiply P, from the config's
+// constants alone: glv_lambda^j (lattice) or (+-eigenvalue_abs as the eigenvalue of +-endo)^(stride j).
+template <class G, unsigned P>
+typename G::scalar split_eigenvalue(unsigned j) {
+    using Fr = typename G::scalar;
+    using S = msm::endomorphism_split<G, P>;
+    Fr base{}, acc = Fr::one();
+    unsigned power = j;
+    if constexpr (msm::has_glv_lattice<G>) {
+        base = Fr::from_canonical(G::glv_lambda);
+    } else {
+        scalar_int<G> e{};
+        for (size_t i = 0; i < G::eigenvalue_abs.limbs; ++i) e.limb[i] = G::eigenvalue_abs.limb[i];
+        base = Fr::from_canonical(e);  // (+-endo) acts as [+e] whatever the sign of the eigenvalue
+        power = j * S::stride;
+    }
+    for (unsigned i = 0; i < power; ++i) acc = acc * base;
+    return acc;
+}
+
+// 0, 1, 2, r-1, r-2, (r-1)/2, lambda and lambda +- 1, lambda^2, the base and powers of it +- 1,
+// values near multiples of r / t and of lambda, and random scalars.
+template <class G, unsigned P>
+std::vector<scalar_int<G>> split_test_scalars(size_t random_count) {
+    using I = scalar_int<G>;
+    using Fr = typename G::scalar;
+    const I r = Fr::modulus, one = I::from_u64(1);
+    std::vector<I> v = {I{}, one, I::from_u64(2), r - one, r - I::from_u64(2), (r - one).shr(1)};
+    auto around = [&](const I& x) {
+        for (const I& d : {I{}, one}) {
+            const I up = x + d, down = x - d;
+            if (up < r) v.push_back(up);
+            if (!(down > x) && down < r) v.push_back(down);
+        }
+    };
+    for (unsigned j = 1; j < 4; ++j) around(split_eigenvalue<G, P>(j).to_canonical());  // lambda_j +- 1
+    if constexpr (!msm::has_glv_lattice<G>) {
+        const I E = msm::endomorphism_split<G, P>::E;
+        I p = E;
+        for (unsigned j = 1; j < P; ++j) {
+            around(p);  // E^j +- 1
+            around(r - p);
+            const Fr next = Fr::from_canonical(p) * Fr::from_canonical(E);
+            if (j + 1 < P) p = next.to_canonical();
+        }
+    }
+    std::mt19937_64 rng(31);
+    for (int t = 2; t < 40; ++t) {
+        // floor(t' r / t) for the t' in [1, t): around r / t, 2r / t, ...
+        const Fr inv_t = Fr::from_u64(uint64_t(t)).inverse();
+        around((Fr::from_u64(1 + rng() % uint64_t(t - 1)) * inv_t).to_canonical());
+        around((split_eigenvalue<G, P>(1) * Fr::from_u64(uint64_t(t))).to_canonical());  // t lambda
+    }
+    for (size_t i = 0; i < random_count; ++i) v.push_back(random_scalar<G>(rng));
+    return v;
+}
+
+TYPED_TEST(ScalarSplit, PartsFitAndRecompose) {
+    using G = typename TypeParam::group;
+    constexpr unsigned P = TypeParam::parts;
+    using S = msm::endomorphism_split<G, P>;
+    using Fr = typename G::scalar;
+    std::vector<Fr> lambda(P);
+    for (unsigned j = 0; j < P; ++j) lambda[j] = split_eigenvalue<G, P>(j);
+    unsigned widest = 0;
+    for (const scalar_int<G>& k : split_test_scalars<G, P>(20000)) {
+        const auto part = S::split(k);
+        Fr sum = Fr::zero();
+        for (unsigned j = 0; j < P; ++j) {
+            const unsigned bits = unsigned(part[j].magnitude.num_bits());
+            widest = std::max(widest, bits);
+            ASSERT_LE(bits, S::part_bits) << G::name << " part " << j;
+            const Fr t = Fr::from_canonical(part[j].magnitude) * lambda[j];
+            sum = part[j].negative ? sum - t : sum + t;
+        }
+        ASSERT_TRUE(sum == Fr::from_canonical(k)) << G::name << " parts " << P;
+    }
+    EXPECT_GE(widest + 2, S::part_bits) << "the bit budget is not far above what the parts use";
+}
+
+TYPED_TEST(ScalarSplit, ImagesAndPointsAgainstNaiveMultiplication) {
+    using G = typename TypeParam::group;
+    constexpr unsigned P = TypeParam::parts;
+    using S = msm::endomorphism_split<G, P>;
+    auto pts = random_points<G>(3, 32);
+    pts.push_back(affine<G>::generator());
+    for (const affine<G>& p : pts)
+        for (unsigned j = 0; j < P; ++j) {
+            EXPECT_TRUE(jacobian<G>::from_affine(S::image(p, j)) == mul_vartime(p, split_eigenvalue<G, P>(j).to_canonical()))
+                << G::name << " image " << j;
+            EXPECT_TRUE(S::image(p, j).is_on_curve());
+        }
+    EXPECT_TRUE(S::image(affine<G>::identity(), 1).is_identity());
+    // [k]P == sum_j [+-part_j] Q_j by naive multiplications, for edge and a few random scalars
+    const auto ks = split_test_scalars<G, P>(8);
+    for (size_t i = 0; i < ks.size(); ++i) {
+        const affine<G>& p = pts[i % pts.size()];
+        const auto part = S::split(ks[i]);
+        jacobian<G> sum = jacobian<G>::identity();
+        for (unsigned j = 0; j < P; ++j) {
+            const jacobian<G> t = mul_vartime(S::image(p, j), part[j].magnitude);
+            sum += part[j].negative ? -t : t;
+        }
+        EXPECT_TRUE(sum == mul_vartime(p, ks[i])) << G::name << " scalar " << i;
+    }
+}
+
+TEST(ScalarSplit, Bn254G1Constants) {
+    using G = bn_g1;
+    using Fr = G::scalar;
+    const G::field beta = G::beta;
+    EXPECT_FALSE(beta.is_one());
+    EXPECT_TRUE((beta.square() * beta).is_one());
+    const Fr lambda = Fr::from_canonical(G::glv_lambda);
+    EXPECT_FALSE(lambda.is_one());
+    EXPECT_TRUE((lambda.square() * lambda).is_one());
+    // the basis vectors lie in the lattice: a1 - b1 lambda = 0 and a2 + b2 lambda = 0 mod r
+    auto fr = [](const bigint<2>& x) { return Fr::from_canonical(msm::detail::resize<4>(x)); };
+    EXPECT_TRUE((fr(G::glv_a1) - fr(G::glv_b1) * lambda).is_zero());
+    EXPECT_TRUE((fr(G::glv_a2) + fr(G::glv_b2) * lambda).is_zero());
+    EXPECT_TRUE(jacobian<G>::from_affine(phi(affine<G>::generator())) == mul_vartime(affine<G>::generator(), G::glv_lambda));
+}
+
 TYPED_TEST(MsmHost, RejectsBadArguments) {
     using G = TypeParam;
     auto pts = random_points<G>(3, 17);
@@ -251,6 +426,7 @@ TYPED_TEST(MsmHost, RejectsBadArguments) {
     EXPECT_THROW(msm::msm_host<G>(pts, sc), cuzk::invalid_argument);
     sc.push_back(sc[0]);
     EXPECT_THROW(msm::msm_host<G>(pts, sc, {.window_bits = msm::host_max_window_bits + 1}), cuzk::invalid_argument);
+    EXPECT_THROW(msm::msm_host<G>(pts, sc, {.split = msm::host_split::on, .split_parts = 3}), cuzk::invalid_argument);
 }
 
 }  // namespace

@@ -90,6 +90,23 @@ struct g1 {
     static constexpr field generator_y = detail::fp_small(2);
     static constexpr bigint<1> cofactor = bigint<1>{{1}};
     static constexpr bigint<1> cofactor_clear = bigint<1>{{1}};
+    /// phi(x, y) = (beta x, y) acts on G1 as [glv_lambda], a cube root of unity mod r. beta (in Fp)
+    /// and lambda (in Fr) are the pair of cube roots of unity that go together (derived by a scratch
+    /// script, the same pair as gnark-crypto's ecc/bn254 thirdRootOneG1 and lambdaGLV); checked by
+    /// tests/test_msm_host.cpp (phi(P) == [lambda]P, beta^3 = 1, lambda^3 = 1 mod r).
+    static constexpr field beta =
+        detail::fp_hex("0x59e26bcea0d48bacd4f263f1acdb5c4f5763473177fffffe");
+    static constexpr bigint<4> glv_lambda = bigint_from_hex<4>("0xb3c4d79d41a917585bfc41088d8daaa78b17ea66b99c90dd");
+    /// The reduced basis v1 = (a1, -b1), v2 = (a2, b2) of the GLV lattice {(x, y) : x + y lambda = 0
+    /// mod r}, as magnitudes: a1 = b2 = 2u + 1, b1 = 6u^2 + 2u, a2 = 6u^2 + 4u + 1 (extended Euclid on
+    /// (r, lambda) stopped at sqrt(r), Gallant-Lambert-Vanstone, CRYPTO 2001, section 4; the known
+    /// BN-curve form in u); a1 b2 + b1 a2 = r. Used by msm/scalar_split.hpp.
+    static constexpr bigint<2> glv_a1 = bigint<2>{{2 * u_param + 1, 0}};
+    static constexpr bigint<2> glv_b1 = bigint<2>{{uint64_t(6 * u128(u_param) * u_param + 2 * u128(u_param)),
+                                                   uint64_t((6 * u128(u_param) * u_param + 2 * u128(u_param)) >> 64)}};
+    static constexpr bigint<2> glv_a2 = bigint<2>{{uint64_t(6 * u128(u_param) * u_param + 4 * u128(u_param) + 1),
+                                                   uint64_t((6 * u128(u_param) * u_param + 4 * u128(u_param) + 1) >> 64)}};
+    static constexpr bigint<2> glv_b2 = glv_a1;
     static constexpr const char* name = "BN254 G1";
 };
 

@@ -28,6 +28,7 @@
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
 #include "cuzk/msm/batch_affine_host.hpp"
+#include "cuzk/msm/scalar_split.hpp"
 #include "cuzk/msm/signed_digits.hpp"
 
 namespace cuzk::msm {
@@ -37,6 +38,14 @@ enum class host_accumulation {
     automatic,     ///< batch-affine from host_batch_affine_min_bits up, XYZZ below
     xyzz,          ///< XYZZ buckets, one mixed addition (8M + 2S) per point
     batch_affine,  ///< affine buckets, batches sharing one inversion (batch_affine_host.hpp)
+};
+
+/// Whether the host MSM splits scalars with the group's endomorphism (scalar_split.hpp): parts * n
+/// points with parts-times shorter scalars.
+enum class host_split {
+    automatic,  ///< where it measured faster (host_split_wins)
+    off,        ///< full-width scalars against the points as given
+    on,         ///< always (where the group has a split)
 };
 
 /// Options of the host MSM. Zero means "choose automatically".
@@ -50,6 +59,11 @@ struct host_options {
     scalar_form form = scalar_form::canonical;
     /// Bucket accumulation; batch-affine needs the default Bucket (xyzz<G>) for its fold.
     host_accumulation accumulation = host_accumulation::automatic;
+    /// Endomorphism split of the scalars.
+    host_split split = host_split::automatic;
+    /// Parts of a split scalar where the group offers more than one (BLS12-381 G2: 2 or 4); 0 picks
+    /// host_split_parts.
+    unsigned split_parts = 0;
 };
 
 /// Smallest window width for which `automatic` chooses batch-affine buckets: with fewer
@@ -75,7 +89,24 @@ inline unsigned host_window_bits(size_t n, unsigned scalar_bits) {
     return best;
 }
 
+/// Parts of the endomorphism split by default: 2 for every group (BLS12-381 G2 also has 4).
+template <class G>
+inline constexpr unsigned host_split_parts = 2;
+
+/// Whether `host_split::automatic` splits an MSM of n points of group G (off until measured).
+template <class G>
+constexpr bool host_split_wins(size_t n) {
+    (void)n;
+    return false;
+}
+
 namespace detail {
+/// The split decision for these options (the group has a split).
+template <class G>
+bool use_split(const host_options& opt, size_t n) {
+    return opt.split == host_split::on || (opt.split == host_split::automatic && host_split_wins<G>(n));
+}
+
 template <class G>
 jacobian<G> as_jacobian(const jacobian<G>& p) {
     return p;
@@ -119,42 +150,18 @@ inline int host_threads(int requested) {
 }
 }  // namespace detail
 
-/// sum_i scalars[i] * points[i] in group G (any config of ec/group_config.hpp), computed with
-/// buckets of type Bucket (xyzz<G>, the default, or jacobian<G>). Points are affine with (0, 0) as the
-/// identity; scalars are reduced mod r (see signed_digits.hpp). n = 0 gives the identity.
-/// Throws invalid_argument when the spans differ in length or window_bits is out of range.
-template <class G, class Bucket = xyzz<G>>
-jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename G::scalar::integer> scalars,
-                     const host_options& opt = {}) {
-    using Fr = typename G::scalar;
-    using integer = typename Fr::integer;
-    if (points.size() != scalars.size())
-        throw invalid_argument("msm_host: " + std::to_string(points.size()) + " points but " +
-                               std::to_string(scalars.size()) + " scalars");
-    if (opt.window_bits > host_max_window_bits)
-        throw invalid_argument("msm_host: window_bits " + std::to_string(opt.window_bits) + " exceeds " +
-                               std::to_string(host_max_window_bits));
-    const size_t n = points.size();
-    if (n == 0) return jacobian<G>::identity();
-
-    const unsigned bits = unsigned(Fr::modulus_bits);
-    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(n, bits);
-    const unsigned W = num_windows(bits, c);
+namespace detail {
+/// The bucket passes of the host MSM over V = points.size() + images.size() points (point v is
+/// points[v] below points.size(), images[v - points.size()] above) with their signed digits,
+/// digits[v * W + w] for window w of width c.
+template <class G, class Bucket>
+jacobian<G> pippenger_digits(std::span<const affine<G>> points, std::span<const affine<G>> images,
+                             const std::vector<int32_t>& digits, unsigned c, unsigned W, const host_options& opt,
+                             int threads) {
+    const size_t n0 = points.size(), n = n0 + images.size();
     const size_t B = buckets_per_window(c);
-    const int threads = detail::host_threads(opt.threads);
-
-    // Signed digits, scalar-major: digits[i * W + w] = +-magnitude.
-    std::vector<int32_t> digits(n * W);
-#pragma omp parallel for schedule(static) num_threads(threads)
-    for (long long i = 0; i < (long long)n; ++i) {
-        integer s = reduce_scalar<Fr>(scalars[size_t(i)], opt.form);
-        signed_digit_walker<Fr::limbs> walk(s, c);
-        for (unsigned w = 0; w < W; ++w) {
-            signed_digit d = walk.next();
-            digits[size_t(i) * W + w] = d.negative ? -int32_t(d.magnitude) : int32_t(d.magnitude);
-        }
-    }
-
+    const affine<G>* const img = images.data();
+    auto point = [&](size_t v) -> const affine<G>& { return v < n0 ? points[v] : img[v - n0]; };
     // Split each window's points into chunks when there are fewer windows than threads, but
     // keep chunks large against the 2^c bucket fold each chunk costs.
     size_t chunks = std::max<size_t>(1, (size_t(2 * threads) + W - 1) / W);
@@ -182,8 +189,8 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
                         if (e != 0) buckets.prefetch(uint32_t((e > 0 ? e : -e) - 1));
                     }
                     int32_t d = digits[i * W + w];
-                    if (d > 0) buckets.add(uint32_t(d - 1), points[i]);
-                    else if (d < 0) buckets.add(uint32_t(-d - 1), -points[i]);
+                    if (d > 0) buckets.add(uint32_t(d - 1), point(i));
+                    else if (d < 0) buckets.add(uint32_t(-d - 1), -point(i));
                 }
                 buckets.finish();
                 partial[size_t(t)] = buckets.fold();
@@ -207,7 +214,90 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
             for (unsigned k = 0; k < c; ++k) r = r.dbl();
         for (size_t p = 0; p < chunks; ++p) r += partial[size_t(w) * chunks + p];
     }
-    return detail::as_jacobian(r);
+    return as_jacobian(r);
+}
+
+/// msm_host with every scalar split into Parts parts (scalar_split.hpp): Parts * n points (the
+/// images Q_j = [E^j]P made here, in a per-call buffer) with part_bits-bit scalars.
+template <class G, class Bucket, unsigned Parts>
+jacobian<G> msm_host_split(std::span<const affine<G>> points, std::span<const typename G::scalar::integer> scalars,
+                           const host_options& opt, int threads) {
+    using Fr = typename G::scalar;
+    using split = endomorphism_split<G, Parts>;
+    const size_t n = points.size(), V = Parts * n;
+    const unsigned bits = split::part_bits;
+    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(V, bits);
+    const unsigned W = num_windows(bits, c);
+    std::vector<int32_t> digits(V * W);
+    std::vector<affine<G>> images((Parts - 1) * n);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long long ii = 0; ii < (long long)n; ++ii) {
+        const size_t i = size_t(ii);
+        const auto part = split::split(reduce_scalar<Fr>(scalars[i], opt.form));
+        for (unsigned j = 0; j < Parts; ++j) {
+            signed_digit_walker<Fr::limbs> walk(part[j].magnitude, c);
+            int32_t* out = &digits[(j * n + i) * W];
+            for (unsigned w = 0; w < W; ++w) {
+                const signed_digit d = walk.next();
+                out[w] = d.negative != part[j].negative ? -int32_t(d.magnitude) : int32_t(d.magnitude);
+            }
+        }
+        affine<G> q = points[i];
+        for (unsigned j = 1; j < Parts; ++j) images[(j - 1) * n + i] = q = split::next(q);
+    }
+    return pippenger_digits<G, Bucket>(points, images, digits, c, W, opt, threads);
+}
+
+}  // namespace detail
+
+/// sum_i scalars[i] * points[i] in group G (any config of ec/group_config.hpp), computed with
+/// buckets of type Bucket (xyzz<G>, the default, or jacobian<G>). Points are affine with (0, 0) as the
+/// identity; scalars are reduced mod r (see signed_digits.hpp). n = 0 gives the identity.
+/// Throws invalid_argument when the spans differ in length or window_bits is out of range.
+template <class G, class Bucket = xyzz<G>>
+jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename G::scalar::integer> scalars,
+                     const host_options& opt = {}) {
+    using Fr = typename G::scalar;
+    using integer = typename Fr::integer;
+    if (points.size() != scalars.size())
+        throw invalid_argument("msm_host: " + std::to_string(points.size()) + " points but " +
+                               std::to_string(scalars.size()) + " scalars");
+    if (opt.window_bits > host_max_window_bits)
+        throw invalid_argument("msm_host: window_bits " + std::to_string(opt.window_bits) + " exceeds " +
+                               std::to_string(host_max_window_bits));
+    const size_t n = points.size();
+    if (n == 0) return jacobian<G>::identity();
+
+    const int threads = detail::host_threads(opt.threads);
+    if constexpr (has_endomorphism_split<G, 2>) {
+        if (detail::use_split<G>(opt, n)) {
+            const unsigned parts = opt.split_parts != 0 ? opt.split_parts : host_split_parts<G>;
+            if constexpr (has_endomorphism_split<G, 4>) {
+                if (parts == 4) return detail::msm_host_split<G, Bucket, 4>(points, scalars, opt, threads);
+            }
+            if (parts != 2)
+                throw invalid_argument("msm_host: " + std::string(G::name) + " has no " + std::to_string(parts) +
+                                       "-part split");
+            return detail::msm_host_split<G, Bucket, 2>(points, scalars, opt, threads);
+        }
+    }
+
+    const unsigned bits = unsigned(Fr::modulus_bits);
+    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(n, bits);
+    const unsigned W = num_windows(bits, c);
+
+    // Signed digits, scalar-major: digits[i * W + w] = +-magnitude.
+    std::vector<int32_t> digits(n * W);
+#pragma omp parallel for schedule(static) num_threads(threads)
+    for (long long i = 0; i < (long long)n; ++i) {
+        integer s = reduce_scalar<Fr>(scalars[size_t(i)], opt.form);
+        signed_digit_walker<Fr::limbs> walk(s, c);
+        for (unsigned w = 0; w < W; ++w) {
+            signed_digit d = walk.next();
+            digits[size_t(i) * W + w] = d.negative ? -int32_t(d.magnitude) : int32_t(d.magnitude);
+        }
+    }
+    return detail::pippenger_digits<G, Bucket>(points, {}, digits, c, W, opt, threads);
 }
 
 /// Overload for scalars held as field elements (Montgomery form, as mont_field stores them).
