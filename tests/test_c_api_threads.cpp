@@ -309,6 +309,53 @@ TYPED_TEST(CApi, ThreadCountAndConcurrencyLimitKeepTheProofs) {
     EXPECT_EQ(info.max_concurrent_proofs, 1u);
 }
 
+TYPED_TEST(CApi, KeptWorkersServeManyThreadsAndOutliveFailedProofs) {
+    // On the GPU backend (CUZK_TEST_C_API_BACKEND=gpu) the handle's proofs run on a pool of kept
+    // workers (src/c_api/gpu_cuda.cu): with max_concurrent_proofs = 2 at most 2 are made, 6 threads
+    // share them, and a proof that fails (a tampered witness: the GPU proves it, the check rejects
+    // it) gives its worker back for the next. On the CPU the same calls, the same proofs.
+    using fr = typename TestFixture::fr;
+    const auto& f = this->f();
+    auto z = f.circuits[0].assignment;
+    z[z.size() / 2] += fr::one();
+    const auto path = f.dir / "tampered_pool.wtns";
+    io::write_wtns<TypeParam>(path.string(), std::span<const fr>(z));
+    const auto tampered = file_bytes(path);
+
+    handle reference, pooled;
+    this->create(reference, cpu_options());
+    auto o = concurrency_options();
+    o.max_concurrent_proofs = 2;
+    this->create(pooled, o);
+    constexpr size_t threads = 6, per_thread = 2;
+    std::vector<result> got(threads * per_thread), bad(threads);
+    std::vector<std::thread> pool;
+    for (size_t t = 0; t < threads; ++t)
+        pool.emplace_back([&, t] {
+            for (size_t m = 0; m < per_thread; ++m) {
+                const size_t k = t + threads * m;
+                uint64_t seed = 500 + k;
+                got[k] = prove(pooled.p, f.wtns[k % f.wtns.size()], &seed);
+                if (m == 0 && t % 2 == 0) bad[t] = prove(pooled.p, tampered, nullptr);
+            }
+        });
+    for (auto& t : pool) t.join();
+    for (size_t k = 0; k < got.size(); ++k) {
+        this->expect_valid(got[k], k);
+        uint64_t seed = 500 + k;
+        EXPECT_EQ(prove(reference.p, f.wtns[k % f.wtns.size()], &seed).proof, got[k].proof) << "witness " << k;
+    }
+    for (size_t t = 0; t < threads; t += 2)
+        EXPECT_EQ(bad[t].rc, CUZK_PROVER_ERROR_VERIFY_FAILED)
+            << cuzk_prover_error_name(bad[t].rc) << ": " << bad[t].message;
+    // After the failures, one more proof on the same handle.
+    uint64_t seed = 9;
+    const result last = prove(pooled.p, f.wtns[0], &seed);
+    this->expect_valid(last, 0);
+    seed = 9;
+    EXPECT_EQ(prove(reference.p, f.wtns[0], &seed).proof, last.proof);
+}
+
 TYPED_TEST(CApi, InfoDescribesTheKey) {
     const auto& f = this->f();
     handle h;

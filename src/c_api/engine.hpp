@@ -62,9 +62,14 @@ private:
 struct gpu_settings {
     int device = 0;
     size_t vram_budget_bytes = 0;  ///< 0: 90% of the device's memory
+    /// Workers (one proof's streams, buffers and VRAM share, kept between proofs) at most; 0: as
+    /// many as proofs run at once while the budget has room (cuzk_prover_options::max_concurrent_proofs
+    /// bounds those).
+    size_t max_workers = 0;
 };
 
-/// A GPU prover over a resident key (cuda_policy with split locks, key prestaged when it fits).
+/// A GPU prover over a resident key (cuda_policy with split locks, key prestaged when it fits),
+/// its proofs run on a pool of workers kept between proofs and shared by the calling threads.
 template <class Curve>
 class gpu_prover {
 public:

@@ -4,8 +4,12 @@
 // the heavy kernels.
 #include <cuda_runtime.h>
 
+#include <condition_variable>
 #include <cstdio>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "cuzk/groth16/prover_cuda.cuh"
 #include "engine.hpp"
@@ -48,13 +52,100 @@ size_t checked_budget(const gpu_settings& s) {
     return size_t(0.9 * double(prop.totalGlobalMem));
 }
 
+/// The workers (groth16::cuda_worker: streams, one proof's device buffers, an upload ring, a
+/// share of the budget) that a prover's proofs run on, kept between proofs and shared by the
+/// calling threads: a proof takes a free one, else one is made while the budget has room (and
+/// fewer than `limit` exist, 0: no limit), else it waits for one to be given back. One thread
+/// makes a worker at a time, so that two first proofs cannot both miss the room for one. Before,
+/// every proof made its own and freed it (streams, buffers, the page-locked ring: set-up that a
+/// kept worker pays once). Destroyed before the prover (declared after it).
+template <class Prover>
+class worker_pool {
+public:
+    using worker = typename Prover::worker;
+
+    worker_pool(const Prover& prover, size_t limit) : prover_(prover), limit_(limit) {}
+
+    /// A worker of the pool, given back by its destructor.
+    class lease {
+    public:
+        lease(worker_pool& pool, std::unique_ptr<worker> w) : pool_(pool), w_(std::move(w)) {}
+        ~lease() { pool_.give_back(std::move(w_)); }
+        lease(const lease&) = delete;
+        lease& operator=(const lease&) = delete;
+        worker& get() { return *w_; }
+
+    private:
+        worker_pool& pool_;
+        std::unique_ptr<worker> w_;
+    };
+
+    lease take() {
+        std::unique_lock lock(m_);
+        for (;;) {
+            if (!free_.empty()) {
+                std::unique_ptr<worker> w = std::move(free_.back());
+                free_.pop_back();
+                return lease(*this, std::move(w));
+            }
+            if (making_) {
+                cv_.wait(lock, [&] { return !making_ || !free_.empty(); });
+                continue;
+            }
+            if (limit_ == 0 || made_ < limit_) {
+                making_ = true;
+                lock.unlock();
+                std::unique_ptr<worker> w;
+                try {
+                    w = prover_.try_make_worker();
+                } catch (...) {
+                    lock.lock();
+                    making_ = false;
+                    cv_.notify_all();
+                    throw;
+                }
+                lock.lock();
+                making_ = false;
+                cv_.notify_all();
+                if (w) {
+                    free_.reserve(made_ + 1);  // give_back (from a destructor) never allocates
+                    ++made_;
+                    return lease(*this, std::move(w));
+                }
+                // No room. The budget holds the resident part and one proof (the constructor
+                // checked), and only workers draw on it after that: none exists only if that changed.
+                if (made_ == 0)
+                    throw failure(CUZK_PROVER_ERROR_OUT_OF_MEMORY, "no worker (one proof's " +
+                                                                       std::to_string(prover_.per_proof_bytes()) +
+                                                                       " bytes of VRAM) fits the budget");
+            }
+            cv_.wait(lock, [&] { return !free_.empty(); });
+        }
+    }
+
+private:
+    void give_back(std::unique_ptr<worker> w) {
+        std::lock_guard lock(m_);
+        free_.push_back(std::move(w));
+        cv_.notify_all();
+    }
+
+    const Prover& prover_;
+    const size_t limit_;
+    std::mutex m_;
+    std::condition_variable cv_;
+    std::vector<std::unique_ptr<worker>> free_;
+    size_t made_ = 0;
+    bool making_ = false;
+};
+
 template <class Curve>
 class cuda_backend final : public gpu_prover<Curve> {
 public:
     using fr = typename Curve::fr;
 
     cuda_backend(std::shared_ptr<const groth16::proving_key<Curve>> pk, const gpu_settings& s, size_t budget)
-        : ctx_(s.device, budget), prover_(std::move(pk), ctx_) {
+        : ctx_(s.device, budget), prover_(std::move(pk), ctx_), workers_(prover_, s.max_workers) {
         // One proof must fit beside the resident part, else every prove would fail: say so now.
         const size_t need = prover_.per_proof_bytes(), left = budget - ctx_.budget().resident();
         if (need > left)
@@ -66,7 +157,8 @@ public:
     groth16::proof<Curve> prove_from_abc(std::span<const fr> z, std::vector<fr> abc,
                                          random_source& rng) const override {
         try {
-            return prover_.prove_from_abc(z, std::move(abc), rng);
+            auto w = workers_.take();
+            return prover_.prove_from_abc(w.get(), z, std::move(abc), rng);
         } catch (...) {
             rethrow_as_failure("GPU proof");
         }
@@ -80,8 +172,10 @@ public:
     std::string note() const override { return prover_.fallback_reason(); }
 
 private:
+    using prover_type = groth16::prover<Curve, policy>;
     mutable groth16::gpu_context ctx_;  // outlives prover_ (declared first); its locks are taken by const proves
-    groth16::prover<Curve, policy> prover_;
+    prover_type prover_;
+    mutable worker_pool<prover_type> workers_;  // destroyed first: its workers hold shares of ctx_'s budget
 };
 
 }  // namespace

@@ -345,7 +345,7 @@ public:
           cpu_(pk_),
           slots_(o.max_concurrent_proofs) {
         std::vector<io::zkey_coefficient<fr>>().swap(z.coeffs);  // rows_ holds them now
-        const gpu_settings gs{o.gpu_device, size_t(o.vram_budget_bytes)};
+        const gpu_settings gs{o.gpu_device, size_t(o.vram_budget_bytes), size_t(o.max_concurrent_proofs)};
         if (o.backend == CUZK_PROVER_BACKEND_GPU) {
             gpu_ = make_gpu_prover<curve>(pk_, gs);
         } else if (o.backend == CUZK_PROVER_BACKEND_AUTO && gpu_backend_compiled()) {
