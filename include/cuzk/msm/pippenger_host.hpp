@@ -10,10 +10,17 @@
 // combined by Horner's rule (c doublings per window). From host_batch_affine_min_bits up the
 // buckets are affine and filled in batches sharing one inversion (batch_affine_host.hpp). Time depends on the scalars
 // (`_vartime` in spirit): MSM inputs are public or the caller accepts the leak (DESIGN.md).
+// Endomorphism split (host_options::split, scalar_split.hpp): every scalar becomes 2 (or 4) parts
+// of ~127 (63) bits against P and its images phi(P) / psi(P)..., made per call into a buffer; the
+// window width is chosen for the parts * n points and the part width, so the bucket folds (one
+// per window) halve while the point additions stay ~n * bits / c.
 #pragma once
+
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -59,7 +66,7 @@ struct host_options {
     scalar_form form = scalar_form::canonical;
     /// Bucket accumulation; batch-affine needs the default Bucket (xyzz<G>) for its fold.
     host_accumulation accumulation = host_accumulation::automatic;
-    /// Endomorphism split of the scalars.
+    /// Endomorphism split of the scalars (automatic: off everywhere for now, see host_split_wins).
     host_split split = host_split::automatic;
     /// Parts of a split scalar where the group offers more than one (BLS12-381 G2: 2 or 4); 0 picks
     /// host_split_parts.
@@ -93,7 +100,12 @@ inline unsigned host_window_bits(size_t n, unsigned scalar_bits) {
 template <class G>
 inline constexpr unsigned host_split_parts = 2;
 
-/// Whether `host_split::automatic` splits an MSM of n points of group G (off until measured).
+/// Whether `host_split::automatic` splits an MSM of n points of group G: nowhere yet. On the 2-core
+/// VM (docs/PERFORMANCE.md, "Endomorphism split in the host MSM") the split measured -5% .. +8% per
+/// MSM from 2^16 to 2^18 (G1 and G2, both curves, 1 and 2 threads) and made a BN254 2^18 CPU proof
+/// 2% slower (MSM L +14%, H +6%, A +6%; B G1 -17%, B G2 -1%): the point additions stay ~n * bits / c
+/// and only the bucket folds halve, while the wider windows it picks (c = 16 from 2^17) miss the
+/// caches more. host_split::on forces it (tests, benchmarks).
 template <class G>
 constexpr bool host_split_wins(size_t n) {
     (void)n;
@@ -140,6 +152,38 @@ class projective_buckets {
     std::vector<Bucket> bucket_;
 };
 
+/// A per-call array of n uninitialised elements (the digit and image buffers): no serial zeroing,
+/// and a transparent-huge-page hint from 2 MiB up, because a fresh 4 KiB page costs a 5-10 us fault
+/// in the VMs measured (io/bulk_vector.hpp): 17 MB of digits for a 2^18 G1 MSM were ~4,000
+/// faults, and the split's image buffer as many again (PERFORMANCE.md, issue 17's split section).
+/// The pages are first touched where the elements are written, by the team.
+template <class T>
+class host_buffer {
+    static_assert(std::is_trivially_default_constructible_v<T> && std::is_trivially_destructible_v<T>);
+
+  public:
+    explicit host_buffer(size_t n) : data_(n != 0 ? new T[n] : nullptr), size_(n) {
+#if defined(MADV_HUGEPAGE)
+        constexpr uintptr_t huge = uintptr_t(1) << 21, page = 4096;
+        const size_t bytes = n * sizeof(T);
+        if (bytes >= huge) {  // the whole pages of the block (advising a part splits the mapping)
+            const uintptr_t lo = reinterpret_cast<uintptr_t>(data_.get()) & ~(page - 1);
+            const uintptr_t hi = (reinterpret_cast<uintptr_t>(data_.get()) + bytes + page - 1) & ~(page - 1);
+            (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
+        }
+#endif
+    }
+    T* data() { return data_.get(); }
+    const T* data() const { return data_.get(); }
+    T& operator[](size_t i) { return data_[i]; }
+    const T& operator[](size_t i) const { return data_[i]; }
+    size_t size() const { return size_; }
+
+  private:
+    std::unique_ptr<T[]> data_;
+    size_t size_;
+};
+
 inline int host_threads(int requested) {
 #if defined(_OPENMP)
     return requested > 0 ? requested : omp_get_max_threads();
@@ -156,7 +200,7 @@ namespace detail {
 /// digits[v * W + w] for window w of width c.
 template <class G, class Bucket>
 jacobian<G> pippenger_digits(std::span<const affine<G>> points, std::span<const affine<G>> images,
-                             const std::vector<int32_t>& digits, unsigned c, unsigned W, const host_options& opt,
+                             const host_buffer<int32_t>& digits, unsigned c, unsigned W, const host_options& opt,
                              int threads) {
     const size_t n0 = points.size(), n = n0 + images.size();
     const size_t B = buckets_per_window(c);
@@ -228,8 +272,8 @@ jacobian<G> msm_host_split(std::span<const affine<G>> points, std::span<const ty
     const unsigned bits = split::part_bits;
     const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(V, bits);
     const unsigned W = num_windows(bits, c);
-    std::vector<int32_t> digits(V * W);
-    std::vector<affine<G>> images((Parts - 1) * n);
+    host_buffer<int32_t> digits(V * W);
+    host_buffer<affine<G>> images((Parts - 1) * n);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (long long ii = 0; ii < (long long)n; ++ii) {
         const size_t i = size_t(ii);
@@ -245,7 +289,8 @@ jacobian<G> msm_host_split(std::span<const affine<G>> points, std::span<const ty
         affine<G> q = points[i];
         for (unsigned j = 1; j < Parts; ++j) images[(j - 1) * n + i] = q = split::next(q);
     }
-    return pippenger_digits<G, Bucket>(points, images, digits, c, W, opt, threads);
+    return pippenger_digits<G, Bucket>(points, std::span<const affine<G>>(images.data(), images.size()), digits, c,
+                                       W, opt, threads);
 }
 
 }  // namespace detail
@@ -287,7 +332,7 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
     const unsigned W = num_windows(bits, c);
 
     // Signed digits, scalar-major: digits[i * W + w] = +-magnitude.
-    std::vector<int32_t> digits(n * W);
+    detail::host_buffer<int32_t> digits(n * W);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (long long i = 0; i < (long long)n; ++i) {
         integer s = reduce_scalar<Fr>(scalars[size_t(i)], opt.form);

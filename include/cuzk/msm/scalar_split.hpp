@@ -8,17 +8,23 @@
 //
 //  - base e (groups with eigenvalue_abs, ec/group_config.hpp: BLS12-381 G1 with e = x^2, BLS12-381
 //    G2 with e = |x|, BN254 G2 with e = 6u^2 = p mod r): [e]P = +-endo(P), so the digits of k in
-//    base E = e^stride are the parts (stride: the least that makes `parts` digits cover r), the
-//    low ones in [0, E), the top one at most floor((r - 1) / E^(parts - 1)) (for BN254 G2
-//    6u^2 + 6u + 3 > E, still 127 bits), and Q_j = (+-endo)^(stride j)(P). No rounding, no signs.
+//    base E = e^stride are parts (stride: the least that makes `parts` digits cover r), and
+//    Q_j = (+-endo)^(stride j)(P). The digits are balanced: k > (r - 1) / 2 is replaced by r - k
+//    with every part negated, and each low digit is taken in (-E/2, E/2] (a remainder above E/2
+//    becomes rem - E with a carry into the next digit), so the low parts have at most
+//    bits(floor(E / 2)) bits and the top one is at most floor((r - 1) / 2 / E^(parts - 1)) + 1:
+//    127 bits for the 2-part splits (BLS12-381 x^2 = 0xac45...: 128 bits unbalanced), 63 for the
+//    4 parts of BLS12-381 G2 (|x| = 0xd201...). One bit less is one window less where the window
+//    width divides the bits (c = 16: 8 windows instead of 9 for 2^18 points and up).
 //  - lattice (groups with glv_lambda and a reduced basis glv_a1, glv_b1, glv_a2, glv_b2: BN254 G1,
 //    whose lambda is a 192-bit cube root of unity): Babai rounding (GLV, CRYPTO 2001, section 4)
-//    with the rounding done by precomputed reciprocals, c1 = floor(k g1 / 2^256),
-//    c2 = floor(k g2 / 2^256) with g1 = floor(2^256 b2 / r), g2 = floor(2^256 b1 / r); then
-//    k1 = k - c1 a1 - c2 a2, k2 = c1 b1 - c2 b2. With delta_i = (exact ratio) - c_i in [0, 1 + k / 2^256):
-//    k1 = delta1 a1 + delta2 a2 >= 0 and |k2| <= max(delta1 b1, delta2 b2) < (1 + 2^-2) (6u^2 + 4u + 1) < 2^128,
-//    so both parts fit in 128 bits (tests/test_msm_host.cpp checks the bound on edge and random
-//    scalars); k2 may be negative: its point is negated.
+//    with the rounding done by precomputed reciprocals, c1 = round(k g1 / 2^256),
+//    c2 = round(k g2 / 2^256) with g1 = floor(2^256 b2 / r), g2 = floor(2^256 b1 / r); then
+//    k1 = k - c1 a1 - c2 a2, k2 = c1 b1 - c2 b2 (basis (a1, -b1), (a2, b2)). The exact ratios give
+//    k1 = k2 = 0, so with delta_i = (exact ratio) - c_i in [-1/2, 1/2 + k / 2^256) (the floor in
+//    g_i costs at most k / 2^256): |k1| <= 3/4 (a1 + a2) and |k2| <= 3/4 (b1 + b2), below 2^127
+//    for BN254 (a1 + a2 = b1 + b2 = 6u^2 + 6u + 2 < 1.48 * 10^38); both parts are signed.
+// tests/test_msm_host.cpp checks every bound on edge and random scalars and recomposes the parts.
 //
 // Host only (unsigned __int128 products); the integer work is a few 4 x 4-limb products per scalar.
 #pragma once
@@ -164,14 +170,13 @@ constexpr unsigned base_split_stride() {
 template <class G, unsigned Parts>
 struct endomorphism_split;
 
-/// The lattice split (BN254 G1): 2 parts of at most 128 bits, the second signed.
+/// The lattice split (BN254 G1): 2 signed parts of at most 127 bits.
 template <class G>
     requires has_glv_lattice<G>
 struct endomorphism_split<G, 2> {
     using integer = typename G::scalar::integer;
     static constexpr size_t N = integer::limbs;
     static constexpr unsigned parts = 2;
-    static constexpr unsigned part_bits = 128;
 
     static constexpr integer r = G::scalar::modulus;
     static constexpr integer a1 = detail::resize<N>(G::glv_a1), b1 = detail::resize<N>(G::glv_b1);
@@ -180,18 +185,33 @@ struct endomorphism_split<G, 2> {
     static_assert(detail::mul_wide(a1, b2) + detail::mul_wide(b1, a2) == detail::resize<2 * N>(r),
                   "the GLV basis has determinant r");
     static_assert(r.num_bits() <= 64 * N - 2, "the bound of the parts needs k < 2^(64N - 2)");
-    /// 1.25 x + 1 >= (1 + k / 2^(64N)) x, the bound of a part from its basis entries x.
-    static constexpr integer bound(const integer& x) { return x + x.shr(2) + integer::from_u64(1); }
-    static_assert(bound(a1 + a2).num_bits() <= part_bits && bound(b1 > b2 ? b1 : b2).num_bits() <= part_bits,
-                  "the parts fit in part_bits (bound in the file comment)");
+    /// 3/4 x + 1 >= (1/2 + k / 2^(64N)) x: the bound of a part from the sum x of its basis entries.
+    static constexpr integer bound(const integer& x) { return x.shr(1) + x.shr(2) + integer::from_u64(1); }
+    static constexpr unsigned part_bits = unsigned(
+        bound(a1 + a2).num_bits() > bound(b1 + b2).num_bits() ? bound(a1 + a2).num_bits() : bound(b1 + b2).num_bits());
+    static_assert(2 * part_bits < 64 * N, "the parts are short");
+
+    /// round(k g / 2^(64N)).
+    static integer mul_high_rounded(const integer& k, const integer& g) {
+        bigint<2 * N> p = detail::mul_wide(k, g);
+        bigint<2 * N> half{};
+        half.limb[N - 1] = uint64_t(1) << 63;
+        p = p + half;
+        integer r{};
+        for (size_t i = 0; i < N; ++i) r.limb[i] = p.limb[N + i];
+        return r;
+    }
+    static split_part<N> signed_part(const integer& x) {  // x in two's complement
+        const bool neg = (x.limb[N - 1] >> 63) != 0;
+        return {neg ? integer{} - x : x, neg};
+    }
 
     /// The parts of k (k < r).
     static std::array<split_part<N>, 2> split(const integer& k) {
-        const integer c1 = detail::mul_high(k, g1), c2 = detail::mul_high(k, g2);
-        const integer k1 = k - detail::mul_low(c1, a1) - detail::mul_low(c2, a2);  // mod 2^(64N), >= 0
-        const integer k2 = detail::mul_low(c1, b1) - detail::mul_low(c2, b2);      // two's complement
-        const bool neg = (k2.limb[N - 1] >> 63) != 0;
-        return {split_part<N>{k1, false}, split_part<N>{neg ? integer{} - k2 : k2, neg}};
+        const integer c1 = mul_high_rounded(k, g1), c2 = mul_high_rounded(k, g2);
+        const integer k1 = k - detail::mul_low(c1, a1) - detail::mul_low(c2, a2);  // mod 2^(64N)
+        const integer k2 = detail::mul_low(c1, b1) - detail::mul_low(c2, b2);
+        return {signed_part(k1), signed_part(k2)};
     }
 
     /// Q_(j+1) from Q_j: phi, [lambda].
@@ -212,15 +232,22 @@ struct endomorphism_split<G, Parts> {
 
     static constexpr unsigned stride = detail::base_split_stride<G, Parts>();
     static constexpr integer E = detail::pow_small(e, stride);  // the base
-    /// Every digit is below 2^part_bits: the low ones are < E, the top one is <= top_digit.
-    static constexpr unsigned part_bits = unsigned(E.num_bits());
+    static constexpr integer half_r = (r - integer::from_u64(1)).shr(1), half_E = E.shr(1);
+    /// The largest top digit: floor(half_r / E^(Parts - 1)) + 1 (the carries of the balanced digits).
+    static constexpr integer top_max =
+        detail::div_slow(half_r, detail::pow_small(E, Parts - 1)) + integer::from_u64(1);
+    /// Every part is at most 2^part_bits - 1: the low ones are at most E / 2, the top one top_max.
+    static constexpr unsigned part_bits = unsigned(
+        half_E.num_bits() > top_max.num_bits() ? half_E.num_bits() : top_max.num_bits());
+    static_assert(2 * part_bits < 64 * N, "the parts are short");
     /// floor(2^(64N) / E): q_est = floor(k m / 2^(64N)) is at most 2 below floor(k / E).
     static constexpr integer m = detail::div_shifted(integer::from_u64(1), E);
 
-    /// The base-E digits of k (k < r), lowest first.
+    /// The balanced base-E digits of k (k < r), lowest first.
     static std::array<split_part<N>, Parts> split(const integer& k) {
         std::array<split_part<N>, Parts> out{};
-        integer rest = k;
+        const bool flip = k > half_r;  // [k]P = -[r - k]P
+        integer rest = flip ? r - k : k;
         for (unsigned j = 0; j + 1 < Parts; ++j) {
             integer q = detail::mul_high(rest, m);
             integer rem = rest - detail::mul_low(q, E);
@@ -228,10 +255,15 @@ struct endomorphism_split<G, Parts> {
                 rem = rem - E;
                 q = q + integer::from_u64(1);
             }
-            out[j] = {rem, false};
+            if (rem > half_E) {  // rem - E in (-E/2, 0): magnitude E - rem, carry one into q
+                out[j] = {E - rem, !flip};
+                q = q + integer::from_u64(1);
+            } else {
+                out[j] = {rem, flip};
+            }
             rest = q;
         }
-        out[Parts - 1] = {rest, false};
+        out[Parts - 1] = {rest, flip};
         return out;
     }
 
