@@ -178,9 +178,10 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
         gpu_args=()
         gpu_env=()
         if [[ $name == test_c_api_threads ]]; then
-            # The C API's threads-on-one-handle test, on the GPU backend (the rest of it runs in CI).
+            # The C API's threaded tests on the GPU backend (one handle, its kept workers; the rest
+            # of the file runs in CI).
             gpu_env=(CUZK_TEST_C_API_BACKEND=gpu)
-            gpu_args=(--gtest_filter='*ThreadsOnOneHandle*')
+            gpu_args=(--gtest_filter='*ThreadsOnOneHandle*:*KeptWorkers*')
         elif [[ ! -e $root/tests/$name.cu ]]; then
             continue  # host tests run in CI, not here
         fi
