@@ -120,15 +120,6 @@ namespace detail {
 
 inline constexpr unsigned msm_block = 128;  // threads per block of the point kernels
 
-// Resident blocks per SM asked of ptxas for the XYZZ accumulation kernel (__launch_bounds__'s
-// second argument). 1, the default, lets it take every register it wants (250 for BLS12-381 G1:
-// 2 blocks of 128 per SM). A larger value is a build setting for measuring more warps against
-// register spills (docs/PERFORMANCE.md, "Registers of the MSM kernels"); with it the kernel's
-// grid is also sized to whole waves (the occupancy API), as the batch-affine one is.
-#ifndef CUZK_MSM_ACCUMULATE_MIN_BLOCKS
-#define CUZK_MSM_ACCUMULATE_MIN_BLOCKS 1
-#endif
-inline constexpr unsigned msm_accumulate_min_blocks = CUZK_MSM_ACCUMULATE_MIN_BLOCKS;
 inline constexpr unsigned msm_fold2_block = 128;  // threads per window in fold level 2
 
 constexpr size_t align_up(size_t x, size_t a) { return (x + a - 1) / a * a; }
@@ -305,7 +296,7 @@ __global__ void __launch_bounds__(256) msm_starts_kernel(uint32_t* start, const 
 
 /// Step 4: one thread per segment of seg_len sorted pairs (see the header comment).
 template <class G>
-__global__ void __launch_bounds__(msm_block, msm_accumulate_min_blocks)
+__global__ void __launch_bounds__(msm_block)
     msm_accumulate_kernel(xyzz<G>* buckets, xyzz<G>* head, xyzz<G>* tail, const uint32_t* keys, const uint32_t* vals,
                           const uint32_t* start, const affine<G>* points, size_t seg_len, size_t segs, uint32_t K) {
     const size_t t = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -581,18 +572,6 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
             buckets, head, tail, skeys, svals, start, points, chain_len, segs, plan.keys);
         CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_affine_kernel");
     } else {
-        if constexpr (detail::msm_accumulate_min_blocks > 1) {
-            // Whole waves of equal segments (at most plan.segs threads, for which head and tail
-            // are sized), so that no partial last wave leaves SMs idle.
-            int device = 0, sms = 0, per_sm = 0;
-            CUZK_CUDA_CHECK(cudaGetDevice(&device));
-            CUZK_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-            CUZK_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_accumulate_kernel<G>, blk, 0));
-            const size_t wave = std::max<size_t>(1, size_t(sms) * size_t(per_sm) * blk);
-            const size_t threads = std::min(plan.segs, wave * std::max<size_t>(1, plan.segs / wave));
-            seg_len = (plan.items + threads - 1) / threads;
-            segs = (plan.items + seg_len - 1) / seg_len;
-        }
         detail::msm_accumulate_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, skeys, svals, start,
                                                                               points, seg_len, segs, plan.keys);
         CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
