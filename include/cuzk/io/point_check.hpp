@@ -113,6 +113,13 @@ struct ifma_field {
     static constexpr limbs scaled(const bigint<N>& v) { return split(halve_mod(v, F::modulus, 2 * shift)); }
     /// k p, for k = 0 .. 7.
     static constexpr limbs multiple(uint64_t k) { return split_wide(times_small(F::modulus, k)); }
+    /// k p - scaled(v) limb by limb: a limb may wrap; the carry of the reduction fixes it.
+    static constexpr limbs multiple_minus_scaled(uint64_t k, const bigint<N>& v) {
+        const limbs kp = multiple(k), sv = scaled(v);
+        limbs out{};
+        for (size_t j = 0; j < L; ++j) out.v[j] = kp.v[j] - sv.v[j];
+        return out;
+    }
 };
 
 }  // namespace detail
@@ -254,14 +261,8 @@ __attribute__((target("avx512f,avx512ifma"))) __mmask8 on_curve8_g1(const Point*
     constexpr size_t N = C::N, L = C::L;
     constexpr auto pl = C::split(F::modulus);
     constexpr auto r1 = C::r_mod_p;
-    constexpr auto kb = [] {  // 3p - b R^2/R'^2: D = left - x^3 + 3p - K
-        constexpr F b = Point::group::b;
-        const auto k = C::scaled(b.mont);
-        const auto p3 = C::multiple(3);
-        typename C::limbs out{};
-        for (size_t j = 0; j < L; ++j) out.v[j] = p3.v[j] - k.v[j];  // wraps; the carry fixes it
-        return out;
-    }();
+    // 3p - b R^2/R'^2: D = left - x^3 + 3p - K
+    constexpr auto kb = C::multiple_minus_scaled(3, Point::group::b.mont);
     const vec8<L> p = broadcast<L>(pl.v), c1 = broadcast<L>(r1.v), k = broadcast<L>(kb.v);
     const __m512i k0 = _mm512_set1_epi64(int64_t(C::k0));
     constexpr size_t stride = sizeof(Point) / 8;
@@ -287,22 +288,8 @@ __attribute__((target("avx512f,avx512ifma"))) __mmask8 on_curve8_g2(const Point*
     constexpr auto pl = C::split(F::modulus);
     constexpr auto r1 = C::r_mod_p;
     // D0 = left0 - (x2_0 x0 - x2_1 x1) - K0 + 3p, D1 = left1 - (x2_0 x1 + x2_1 x0) - K1 + 5p: both in (0, 7p).
-    constexpr auto k0c = [] {
-        constexpr auto b = Point::group::b;
-        const auto k = C::scaled(b.c0.mont);
-        const auto pk = C::multiple(3);
-        typename C::limbs out{};
-        for (size_t j = 0; j < L; ++j) out.v[j] = pk.v[j] - k.v[j];
-        return out;
-    }();
-    constexpr auto k1c = [] {
-        constexpr auto b = Point::group::b;
-        const auto k = C::scaled(b.c1.mont);
-        const auto pk = C::multiple(5);
-        typename C::limbs out{};
-        for (size_t j = 0; j < L; ++j) out.v[j] = pk.v[j] - k.v[j];
-        return out;
-    }();
+    constexpr auto k0c = C::multiple_minus_scaled(3, Point::group::b.c0.mont);
+    constexpr auto k1c = C::multiple_minus_scaled(5, Point::group::b.c1.mont);
     const vec8<L> p = broadcast<L>(pl.v), c1 = broadcast<L>(r1.v);
     const __m512i k0 = _mm512_set1_epi64(int64_t(C::k0));
     constexpr size_t stride = sizeof(Point) / 8;
