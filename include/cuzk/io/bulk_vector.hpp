@@ -2,11 +2,11 @@
 // pages optionally first touched by several threads.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <cstddef>
 #include <cstdint>
 #include <vector>
+
+#include "cuzk/core/huge_pages.hpp"
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -37,15 +37,7 @@ template <class T>
 void reserve_for_bulk_read(std::vector<T>& v, size_t n, size_t capacity = 0) {
     v.clear();
     v.reserve(capacity > n ? capacity : n);
-#if defined(MADV_HUGEPAGE)
-    constexpr uintptr_t huge = uintptr_t(1) << 21, page = 4096;
-    const size_t bytes = n * sizeof(T);
-    if (bytes >= huge) {
-        const uintptr_t lo = reinterpret_cast<uintptr_t>(v.data()) & ~(page - 1);
-        const uintptr_t hi = (reinterpret_cast<uintptr_t>(v.data()) + bytes + page - 1) & ~(page - 1);
-        (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-    }
-#endif
+    advise_huge_pages(v.data(), n * sizeof(T));
 }
 
 /// Writes a zero byte into every 4 KiB page of [p, p + bytes), so that the kernel populates them

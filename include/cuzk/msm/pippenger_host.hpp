@@ -16,8 +16,6 @@
 // per window) halve while the point additions stay ~n * bits / c.
 #pragma once
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <memory>
@@ -31,6 +29,7 @@
 #endif
 
 #include "cuzk/core/error.hpp"
+#include "cuzk/core/huge_pages.hpp"
 #include "cuzk/ec/affine.hpp"
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/ec/xyzz.hpp"
@@ -153,8 +152,7 @@ class projective_buckets {
 };
 
 /// A per-call array of n uninitialised elements (the digit and image buffers): no serial zeroing,
-/// and a transparent-huge-page hint from 2 MiB up, because a fresh 4 KiB page costs a 5-10 us fault
-/// in the VMs measured (io/bulk_vector.hpp): 17 MB of digits for a 2^18 G1 MSM were ~4,000
+/// and the huge-page hint (core/huge_pages.hpp): 17 MB of digits for a 2^18 G1 MSM were ~4,000
 /// faults, and the split's image buffer as many again (PERFORMANCE.md, issue 17's split section).
 /// The pages are first touched where the elements are written, by the team.
 template <class T>
@@ -163,15 +161,7 @@ class host_buffer {
 
   public:
     explicit host_buffer(size_t n) : data_(n != 0 ? new T[n] : nullptr), size_(n) {
-#if defined(MADV_HUGEPAGE)
-        constexpr uintptr_t huge = uintptr_t(1) << 21, page = 4096;
-        const size_t bytes = n * sizeof(T);
-        if (bytes >= huge) {  // the whole pages of the block (advising a part splits the mapping)
-            const uintptr_t lo = reinterpret_cast<uintptr_t>(data_.get()) & ~(page - 1);
-            const uintptr_t hi = (reinterpret_cast<uintptr_t>(data_.get()) + bytes + page - 1) & ~(page - 1);
-            (void)::madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
-        }
-#endif
+        advise_huge_pages(data_.get(), n * sizeof(T));
     }
     T* data() { return data_.get(); }
     const T* data() const { return data_.get(); }
