@@ -24,8 +24,9 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
     CUZK_CUDA_CHECK(cudaGetDeviceProperties(&prop, s.devices.front()));
     const size_t budget = s.vram_gb > 0 ? size_t(s.vram_gb * 1e9) : size_t(0.9 * double(prop.totalGlobalMem));
     const auto t0 = std::chrono::steady_clock::now();
-    const size_t witness_bytes = (circuit->num_variables + (s.evaluate_on_gpu ? 0 : 3 * pk->domain_size())) *
-                                 sizeof(typename Curve::fr);
+    // A partition holds z, and a, b, c too when they are evaluated on the host: asked for, or the prover's
+    // fallback when the circuit does not fit the budget (known only once the engine is made), so size for both.
+    const size_t witness_bytes = (circuit->num_variables + 3 * pk->domain_size()) * sizeof(typename Curve::fr);
     if (s.precompute) std::printf("  building shifted-base tables on the GPU ...\n"), std::fflush(stdout);
     // Every worker fed and one partition ahead.
     const engine_options eo{.workers_per_slot = s.workers,
