@@ -44,6 +44,8 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
     if (!p.fallback_reason().empty()) std::printf("  note: %s\n", p.fallback_reason().c_str());
     if (!p.circuit_fallback_reason().empty()) std::printf("  note: %s\n", p.circuit_fallback_reason().c_str());
     if (!p.tables_note().empty()) std::printf("  precomputed bases: %s\n", p.tables_note().c_str());
+    if (p.compact_proofs())
+        std::printf("  compact proofs: two slots of scalars on the GPU (%.1f GB a proof)\n", p.per_proof_bytes() / 1e9);
     return {std::move(e), !p.circuit_resident()};
 }
 

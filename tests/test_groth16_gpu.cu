@@ -238,6 +238,50 @@ TYPED_TEST(ProverGpuTest, ChunkedKeyStreamsItsBasesInChunks) {
     EXPECT_THROW((prover<C, chunked>(f.pk, gpu, nullptr, {.key_chunk_points = 0})), invalid_argument);
 }
 
+// Compact proofs (cuda_prover_options::proof_layout, two slots of device scalars instead of
+// a | b | c, z and the gathered vectors): the same proofs as the CPU prover, dense and compressed
+// keys, prove(z) and prove(cs, z), several proofs on one worker; automatic picks them exactly when
+// the full layout does not fit.
+TYPED_TEST(ProverGpuTest, CompactProofsGiveTheSameProofs) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    using chunked = cuda_policy<lock_granularity::split, staging::chunked>;
+    using layout = cuda_prover_options::layout;
+    const cuda_prover_options compact{.key_chunk_points = 100, .proof_layout = layout::compact};
+    for (double bits : {0.0, 0.9}) {
+        fixture<C> f(10, bits, 73);
+        const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+        auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
+        gpu_context gpu(0, kBudget);
+        std::mt19937_64 r0(83);
+        const auto want = prover<C>(f.pk).prove(f.ckt.system, f.ckt.assignment, r0);
+        prover<C, chunked> dense(f.pk, gpu, shared_system(f), compact);
+        prover<C, chunked> sparse(compressed, gpu, nullptr, compact);
+        EXPECT_TRUE(dense.compact_proofs());
+        EXPECT_FALSE(dense.circuit_resident());  // a, b, c come from the host
+        const prover<C, chunked> full(f.pk, gpu, nullptr, {.key_chunk_points = 100, .proof_layout = layout::full});
+        EXPECT_FALSE(full.compact_proofs());
+        EXPECT_LT(dense.per_proof_bytes(), full.per_proof_bytes());
+        auto w = dense.make_worker();
+        for (int k = 0; k < 2; ++k) {
+            std::mt19937_64 r1(83), r2(83);
+            EXPECT_EQ(dense.prove(w, f.ckt.assignment, r1), want) << "proof " << k;
+            EXPECT_EQ(sparse.prove(f.ckt.system, f.ckt.assignment, r2), want) << "proof " << k;
+        }
+    }
+    fixture<C> f(8, 0.5, 74);
+    gpu_context roomy(0, kBudget);
+    EXPECT_FALSE((prover<C, chunked>(f.pk, roomy, nullptr, {.key_chunk_points = 100}).compact_proofs()));
+    const size_t compact_bytes = prover<C, chunked>(f.pk, roomy, nullptr, compact).per_proof_bytes();
+    gpu_context tight(0, compact_bytes);
+    prover<C, chunked> automatic(f.pk, tight, nullptr, {.key_chunk_points = 100});
+    EXPECT_TRUE(automatic.compact_proofs());
+    std::mt19937_64 r0(84), r1(84);
+    EXPECT_EQ(automatic.prove(f.ckt.system, f.ckt.assignment, r1),
+              prover<C>(f.pk).prove(f.ckt.system, f.ckt.assignment, r0));
+    EXPECT_EQ(tight.budget().used(), 0u);
+}
+
 // bellperson's shape end to end on the GPU: a compressed key on bellperson's domain, the
 // supraseal-shaped input (a, b, c on the domain, assignments, density words), bellperson's proof
 // bytes; the bytes equal the host prover's for the same randomness and verify.

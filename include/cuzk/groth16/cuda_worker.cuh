@@ -6,7 +6,8 @@
 //
 // A worker owns its compute and copy streams, the events that say when a per-proof key has
 // arrived, one proof's device buffers (a | b | c, z, z at a compressed key's A and B variables,
-// the MSM workspace, the violated-constraint flag; from the gpu_context's pool, allocated once),
+// or a compact proof's two slots in place of those; the MSM workspace, the violated-constraint
+// flag; from the gpu_context's pool, allocated once),
 // its page-locked upload ring (gpu/upload_staging.hpp) and its share of the VRAM budget: the
 // prover's per_proof_bytes(), held from construction to destruction. The prover's proofs without
 // a worker make one for the proof (waiting for budget room, as a proof always did) and share the
@@ -48,7 +49,7 @@ struct select_device {
 struct cuda_worker_layout {
     gpu_context* gpu = nullptr;
     const void* owner = nullptr;            ///< the prover whose proofs the worker runs
-    size_t domain_size = 0;                 ///< n: a, b, c are 3n scalars
+    size_t abc_scalars = 0;                 ///< a | b | c: 3n (a compact proof: its two slots)
     size_t variables = 0;                   ///< z
     size_t a_gathered = 0, b_gathered = 0;  ///< z at A's / B's present variables (0: dense key)
     size_t msm_workspace_bytes = 0;
@@ -69,7 +70,7 @@ public:
           owner_(layout.owner),
           selected_(layout.gpu->device()),
           settle_(stream_),
-          abc_(3 * layout.domain_size, stream_, pool()),
+          abc_(layout.abc_scalars, stream_, pool()),
           z_(layout.variables, stream_, pool()),
           za_(layout.a_gathered, stream_, pool()),
           zb_(layout.b_gathered, stream_, pool()),

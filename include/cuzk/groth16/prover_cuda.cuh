@@ -17,6 +17,8 @@
 //                                       constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
 //   finish                              wait for the worker's streams, then (outside the locks)
 //                                       the G2 MSM on the CPU if the policy puts it there, assembly
+// A compact proof (cuda_prover_options::proof_layout, staging::chunked only) uploads nothing in
+// the inputs stage: a, b, c and z go up inside compute, each when its slot is free.
 // Under the device policy one lock covers inputs and compute; under none the caller serialises.
 // Nothing waits on the whole device: every allocation is stream-ordered (a worker's buffers and
 // a per-proof key from the gpu_context's memory pool, which keeps them mapped between proofs),
@@ -69,6 +71,19 @@ struct cuda_prover_options {
     /// of BLS12-381 G2 points and ~0.6 GB of workspace) instead of a key; larger chunks mean fewer
     /// MSM launches and longer copies to overlap. Ignored by the other stagings.
     size_t key_chunk_points = size_t(1) << 22;
+    /// Under staging::chunked: how one proof lays out its scalars on the device (the other
+    /// stagings always use the full layout).
+    ///   full       a | b | c, z and a compressed key's gathered scalars side by side:
+    ///              3n + nv + gathered scalars (a 2^27 PoRep partition: 22.6 GB)
+    ///   compact    two slots: a and b to the coset and multiplied, c in b's place, the H MSM, then z
+    ///              and one gathered vector at a time where the H scalars and c were:
+    ///              max(n, nv) + max(n, gathered) scalars (the 2^27 partition: 8.6 GB). a, b, c
+    ///              always come from the host, and z goes up after the H step (inside the
+    ///              compute stage, so proofs overlap less under lock_granularity::split)
+    ///   automatic  compact when the full layout does not fit what the budget has free when the
+    ///              prover is made
+    enum class layout { automatic, full, compact };
+    layout proof_layout = layout::automatic;
 };
 
 namespace detail {
@@ -156,12 +171,19 @@ public:
                     "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof";
             }
         }
-        if constexpr (Stage == staging::chunked)
+        if constexpr (Stage == staging::chunked) {
             if (opt_.key_chunk_points == 0) throw invalid_argument("prover: key_chunk_points must be at least 1");
+            using layout = cuda_prover_options::layout;
+            const size_t free = gpu_.budget().capacity() - gpu_.budget().used();
+            compact_ = opt_.proof_layout == layout::compact ||
+                       (opt_.proof_layout == layout::automatic && full_proof_bytes() > free);
+        }
         if constexpr (Stage == staging::streamed || Stage == staging::chunked) {
             pin(key.a), pin(key.b_g1), pin(key.b_g2), pin(key.l), pin(key.h);
         }
-        if (circuit_) {
+        if (circuit_ && compact_) {
+            circuit_fallback_reason_ = "compact proofs (cuda_prover_options::proof_layout) evaluate a, b, c on the host";
+        } else if (circuit_) {
             if (auto r = gpu_.budget().try_reserve_resident(device_circuit<fr>::bytes_for(*circuit_),
                                                             per_proof_bytes())) {
                 circuit_reservation_ = std::move(*r);
@@ -202,14 +224,14 @@ public:
         if (!resident_ && Stage != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
     }
-    /// Device bytes one proof needs when the key is resident: a, b, c, z, the MSM workspace and
-    /// the violated-constraint flag.
+    /// Device bytes one proof needs when the key is resident: a, b, c, z (or a compact proof's
+    /// two slots), the MSM workspace and the violated-constraint flag.
     size_t resident_proof_bytes() const {
-        const auto& key = *pk_;
-        const size_t gathered = (key.a_density.empty() ? 0 : key.a.size()) +
-                                (key.b_density.empty() ? 0 : key.b_g1.size());
-        return (3 * key.domain_size() + key.num_variables() + gathered) * sizeof(fr) + msm_workspace_bytes() + 7 * 256;
+        if (compact_) return (compact_slot0() + compact_slot1()) * sizeof(fr) + msm_workspace_bytes() + 7 * 256;
+        return full_proof_bytes();
     }
+    /// True when proofs use the compact layout (cuda_prover_options::proof_layout).
+    bool compact_proofs() const { return compact_; }
     /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
     /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
     /// Under staging::chunked: the largest chunk MSM's, then the two chunk buffers.
@@ -340,16 +362,33 @@ private:
         jacobian<G1> l, h;
     };
 
-    /// The sizes a worker of this prover has.
+    /// The sizes a worker of this prover has (a compact proof: its two slots in abc_, nothing else).
     cuda_worker_layout worker_layout() const {
+        if (compact_)
+            return {.gpu = &gpu_,
+                    .owner = this,
+                    .abc_scalars = compact_slot0() + compact_slot1(),
+                    .msm_workspace_bytes = msm_workspace_bytes()};
         return {.gpu = &gpu_,
                 .owner = this,
-                .domain_size = pk_->domain_size(),
+                .abc_scalars = 3 * pk_->domain_size(),
                 .variables = pk_->num_variables(),
                 .a_gathered = a_index_.size(),
                 .b_gathered = b_index_.size(),
                 .msm_workspace_bytes = msm_workspace_bytes()};
     }
+
+    /// The full layout's bytes (resident_proof_bytes).
+    size_t full_proof_bytes() const {
+        const auto& key = *pk_;
+        const size_t gathered = (key.a_density.empty() ? 0 : key.a.size()) +
+                                (key.b_density.empty() ? 0 : key.b_g1.size());
+        return (3 * key.domain_size() + key.num_variables() + gathered) * sizeof(fr) + msm_workspace_bytes() + 7 * 256;
+    }
+    /// A compact proof's slots, in scalars: a, then the H scalars, then z (rounded up to 256
+    /// bytes: the second slot starts there); b, then c, then one gathered vector at a time.
+    size_t compact_slot0() const { return (std::max(pk_->domain_size(), pk_->num_variables()) + 7) / 8 * 8; }
+    size_t compact_slot1() const { return std::max({pk_->domain_size(), a_index_.size(), b_index_.size()}); }
 
     void check_worker(const worker* w) const {
         if (w && !w->made_by(this)) throw invalid_argument("prover: the worker was made by another prover");
@@ -438,7 +477,7 @@ private:
 
             detail::maybe_lock compute;
             if constexpr (Lock == lock_granularity::split) compute = detail::maybe_lock(gpu_.compute_mutex());
-            sums = compute_stage(w, per_proof_key, host_abc == nullptr, clock);
+            sums = compute_stage(w, per_proof_key, z, host_abc, clock);
             // The GPU part of finishing: the per-proof key freed in stream order, both streams
             // passed, the GPU intervals read, then the next worker in.
             per_proof_key.reset();
@@ -460,12 +499,13 @@ private:
                                                             detail::gpu_stage_clock& clock) const {
         const auto& key = *pk_;
         const size_t n = key.domain_size(), nv = key.num_variables();
+        if (compact_) return nullptr;  // a compact proof uploads in its compute stage, as room frees up
         clock.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
             // Through the page-locked ring: a pageable witness otherwise crawls at ~6 GB/s.
             if (host_abc) w.staging_->upload(w.abc_.data(), host_abc->data(), 3 * n * sizeof(fr), w.stream_);
             w.staging_->upload(w.z_.data(), z.data(), nv * sizeof(fr), w.stream_);
-            gather_present(a_index_, w.z_.data(), w.za_, w.stream_);
-            gather_present(b_index_, w.z_.data(), w.zb_, w.stream_);
+            gather_present(a_index_, w.z_.data(), w.za_.data(), w.stream_);
+            gather_present(b_index_, w.z_.data(), w.zb_.data(), w.stream_);
         });
         std::unique_ptr<detail::device_key<Curve>> per_proof_key;
         if constexpr (Stage == staging::streamed) {
@@ -477,9 +517,11 @@ private:
         return per_proof_key;
     }
 
-    /// Compute phase: an on-demand key's upload, a, b, c from the resident circuit (when
-    /// `evaluate`), the H scalars, the MSMs; each sum comes back to the host as its MSM ends.
-    msm_sums compute_stage(worker& w, std::unique_ptr<detail::device_key<Curve>>& per_proof_key, bool evaluate,
+    /// Compute phase: an on-demand key's upload, a, b, c from the resident circuit (when host_abc
+    /// is null), the H scalars, the MSMs; each sum comes back to the host as its MSM ends. A compact
+    /// proof also uploads a, b, c and z here, each when its slot is free.
+    msm_sums compute_stage(worker& w, std::unique_ptr<detail::device_key<Curve>>& per_proof_key,
+                           std::span<const fr> z, const std::vector<fr>* host_abc,
                            detail::gpu_stage_clock& clock) const {
         const auto& key = *pk_;
         const size_t n = key.domain_size(), nv = key.num_variables(), np = key.num_public();
@@ -496,7 +538,22 @@ private:
             if (per_proof_key && Stage == staging::streamed)
                 CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, w.key_ready_.e[k], 0));
         };
-        if (evaluate) {
+        // A compact proof's slots (compact_slot0/1): a, the H scalars, z; b, c, the gathered scalars.
+        fr* const x = w.abc_.data();
+        fr* const y = compact_ ? x + compact_slot0() : nullptr;
+        if (compact_) {
+            if (!host_abc) throw error("prover (CUDA): a compact proof needs a, b, c from the host");
+            const fr* abc = host_abc->data();
+            clock.time("upload a, b", [&] {
+                w.staging_->upload(x, abc, n * sizeof(fr), w.stream_);
+                w.staging_->upload(y, abc + n, n * sizeof(fr), w.stream_);
+            });
+            clock.time("H scalars (NTT, upload c)", [&] {
+                h_scalars_from_a_b(*domain_, x, y, st.get());
+                w.staging_->upload(y, abc + 2 * n, n * sizeof(fr), w.stream_);
+                h_scalars_finish(*domain_, x, y, key.h_convention, st.get());
+            });
+        } else if (!host_abc) {
             clock.time("evaluate a, b, c (GPU)", [&] {
                 evaluate_abc_on_device(*device_circuit_, w.z_.data(), w.abc_.data(), w.first_bad_.data(), st);
                 unsigned long long first_bad = 0;
@@ -506,9 +563,11 @@ private:
                     throw invalid_argument("prover: the assignment violates constraint " + std::to_string(first_bad));
             });
         }
-        clock.time("H scalars (NTT)", [&] {
-            compute_h_scalars(*domain_, std::span<fr>(w.abc_.data(), 3 * n), key.h_convention, st.get());
-        });
+        if (!compact_) {
+            clock.time("H scalars (NTT)", [&] {
+                compute_h_scalars(*domain_, std::span<fr>(w.abc_.data(), 3 * n), key.h_convention, st.get());
+            });
+        }
         using integer = typename fr::integer;
         const integer* zs = reinterpret_cast<const integer*>(w.z_.data());
         char* ws = w.workspace_.data();
@@ -552,30 +611,54 @@ private:
         const integer* za = w.za_.size() != 0 ? reinterpret_cast<const integer*>(w.za_.data()) : zs;
         const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
         const size_t na = key.a.size(), nb = key.b_g1.size();
-        msm_sums r;
-        r.a = clock.time("MSM A", [&] {
-            wait_for(0);
-            return key_msm(true, tables_.a, &key_t::a, key.a, za, na);
-        });
-        r.b1 = clock.time("MSM B G1", [&] {
-            wait_for(1);
-            return key_msm(true, tables_.b_g1, &key_t::b_g1, key.b_g1, zb, nb);
-        });
-        if constexpr (G2OnGpu) {
-            r.b2 = clock.time("MSM B G2", [&] {
-                wait_for(2);
-                return key_msm(true, tables_.b_g2, &key_t::b_g2, key.b_g2, zb, nb);
+        auto msm_a = [&](const integer* s) {
+            return clock.time("MSM A", [&] {
+                wait_for(0);
+                return key_msm(true, tables_.a, &key_t::a, key.a, s, na);
             });
+        };
+        auto msm_b = [&](const integer* s, msm_sums& r) {
+            r.b1 = clock.time("MSM B G1", [&] {
+                wait_for(1);
+                return key_msm(true, tables_.b_g1, &key_t::b_g1, key.b_g1, s, nb);
+            });
+            if constexpr (G2OnGpu) {
+                r.b2 = clock.time("MSM B G2", [&] {
+                    wait_for(2);
+                    return key_msm(true, tables_.b_g2, &key_t::b_g2, key.b_g2, s, nb);
+                });
+            }
+        };
+        auto msm_l = [&](const integer* z_all) {
+            return clock.time("MSM L", [&] {
+                wait_for(3);
+                return key_msm(true, tables_.l, &key_t::l, key.l, z_all + np + 1, nv - np - 1);
+            });
+        };
+        auto msm_h = [&] {
+            return clock.time("MSM H", [&] {
+                wait_for(4);
+                return key_msm(false, tables_.h, &key_t::h, key.h, reinterpret_cast<const integer*>(x), key.h.size());
+            });
+        };
+        msm_sums r;
+        if (!compact_) {
+            r.a = msm_a(za);
+            msm_b(zb, r);
+            r.l = msm_l(zs);
+            r.h = msm_h();
+            return r;
         }
-        r.l = clock.time("MSM L", [&] {
-            wait_for(3);
-            return key_msm(true, tables_.l, &key_t::l, key.l, zs + np + 1, nv - np - 1);
-        });
-        r.h = clock.time("MSM H", [&] {
-            wait_for(4);
-            return key_msm(false, tables_.h, &key_t::h, key.h, reinterpret_cast<const integer*>(w.abc_.data()),
-                           key.h.size());
-        });
+        // Compact: H first, then z where the H scalars were and each gathered vector where c was.
+        r.h = msm_h();
+        clock.time("upload z", [&] { w.staging_->upload(x, z.data(), nv * sizeof(fr), w.stream_); });
+        const integer* xs = reinterpret_cast<const integer*>(x);
+        const integer* ys = reinterpret_cast<const integer*>(y);
+        gather_present(a_index_, x, y, st);
+        r.a = msm_a(a_index_.size() != 0 ? ys : xs);
+        gather_present(b_index_, x, y, st);
+        msm_b(b_index_.size() != 0 ? ys : xs, r);
+        r.l = msm_l(xs);
         return r;
     }
 
@@ -642,12 +725,11 @@ private:
 
     /// z at the given indices (a compressed key's MSM scalars) into `out`, gathered on the
     /// device; nothing when `index` is empty (dense: the MSMs read z itself).
-    static void gather_present(const gpu::device_buffer<uint32_t>& index, const fr* z, gpu::device_buffer<fr>& out,
-                               cudaStream_t st) {
+    static void gather_present(const gpu::device_buffer<uint32_t>& index, const fr* z, fr* out, cudaStream_t st) {
         if (index.size() == 0) return;
         const unsigned block = 256;
         detail::gather_kernel<fr>
-            <<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(out.data(), z, index.data(), index.size());
+            <<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(out, z, index.data(), index.size());
         CUZK_CUDA_CHECK_LAUNCH("gather_kernel");
     }
 
@@ -685,6 +767,7 @@ private:
     std::string circuit_fallback_reason_;
     detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
+    bool compact_ = false;                             // cuda_prover_options::proof_layout, decided at construction
     // The upload ring of proofs made without a worker (a worker has its own): two 32 MiB
     // page-locked slots, allocated at the first such proof; upload() serialises its users.
     mutable gpu::upload_staging staging_;
