@@ -562,6 +562,43 @@ TEST(BellpersonParams, PointOffTheCurveAndOfOrderThree) {
     EXPECT_NE(read_error(with_point(f, l.h, 0, zcash::serialize_uncompressed(t))).find("order 3"), std::string::npos);
 }
 
+// decode_points tests the curve 8 points at a time inside each chunk of a section (count / 64
+// points, at most 4096; io/point_check.hpp where the CPU has AVX-512 IFMA): a point off the curve in
+// any lane of a block, in a chunk's tail, in the last chunk; and the first failure of a chunk is the
+// one reported whichever check catches it (a range error before a point off the curve, and after).
+TEST(BellpersonParams, OffTheCurveInEveryLaneAndTheFirstFailureOfAChunk) {
+    const auto ckt = groth16::synthetic_circuit<fr>({.log_domain = 10, .num_public = 3, .bit_share = 0.7, .seed = 12});
+    const auto pk = monomial_key(ckt.system, 23);
+    const bytes f = io::bellperson_params_bytes(pk);
+    const auto l = io::scan_bellperson_params(f);
+    ASSERT_EQ(l.h.count, 1023u);  // chunks of 15: a block of 8 and a tail of 7
+    auto off_curve = [&](uint64_t i) {
+        auto q = pk.h[i];
+        q.y += bls12_381::fp::one();
+        EXPECT_FALSE(q.is_on_curve());
+        return zcash::serialize_uncompressed(q);
+    };
+    auto says = [](const std::string& e, uint64_t i, const char* what) {
+        return e.find("H point " + std::to_string(i) + " (") != std::string::npos &&
+               e.find(what) != std::string::npos;
+    };
+    for (uint64_t i : {0, 1, 5, 7, 8, 14, 15, 22, 23, 29, 500, 1019, 1022}) {
+        const std::string e = read_error(with_point(f, l.h, i, off_curve(i)));
+        EXPECT_TRUE(says(e, i, "not on the curve")) << i << ": " << e;
+    }
+    std::array<uint8_t, 48> p{};
+    for (size_t i = 0; i < 48; ++i) p[47 - i] = uint8_t(bls12_381::fp::modulus.limb[i / 8] >> (8 * (i % 8)));
+    auto x_is_p = [&](uint64_t i) {
+        auto e = zcash::serialize_uncompressed(pk.h[i]);
+        std::copy(p.begin(), p.end(), e.begin());
+        return e;
+    };
+    const bytes range_first = with_point(with_point(f, l.h, 20, off_curve(20)), l.h, 17, x_is_p(17));
+    EXPECT_TRUE(says(read_error(range_first), 17, "x is not below")) << read_error(range_first);
+    const bytes curve_first = with_point(with_point(f, l.h, 17, off_curve(17)), l.h, 20, x_is_p(20));
+    EXPECT_TRUE(says(read_error(curve_first), 17, "not on the curve")) << read_error(curve_first);
+}
+
 TEST(BellpersonParams, PointOutsideTheSubgroup) {
     const bytes& f = keys().synth_file;
     const auto l = io::scan_bellperson_params(f);

@@ -78,6 +78,7 @@
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/io/bulk_vector.hpp"
 #include "cuzk/io/parallel_chunks.hpp"
+#include "cuzk/io/point_check.hpp"
 #include "cuzk/ntt/domain.hpp"
 
 namespace cuzk::io {
@@ -212,9 +213,10 @@ inline bool read_coordinate(const uint8_t* in, bool flag_byte, bls12_381::fp2& o
 /// Decodes one uncompressed zcash point with blst's rules (see the file comment). The same
 /// accept/reject decisions as zcash::deserialize_uncompressed(_unchecked), except that x = 0
 /// is rejected here and a valid identity is reported as point_status::infinity. Allocation-free:
-/// this is the per-point loop of the reader; failures are explained afterwards.
+/// this is the per-point loop of the reader; failures are explained afterwards. With check_curve
+/// false the caller tests the curve equation itself (decode_points: 8 points at a time).
 template <class G>
-point_status decode_point_vartime(const uint8_t* in, affine<G>& out, bool check_subgroup) {
+point_status decode_point_vartime(const uint8_t* in, affine<G>& out, bool check_subgroup, bool check_curve = true) {
     constexpr size_t half = zcash::compressed_size<G>;
     const uint8_t flags = in[0] & 0xe0;
     if (flags & zcash::flag_compressed) return point_status::compressed;
@@ -228,7 +230,7 @@ point_status decode_point_vartime(const uint8_t* in, affine<G>& out, bool check_
     if (flags & zcash::flag_sign) return point_status::sort_flag;
     if (!read_coordinate(in, true, out.x)) return point_status::x_range;
     if (!read_coordinate(in + half, false, out.y)) return point_status::y_range;
-    if (out.is_identity() || !out.is_on_curve()) return point_status::off_curve;  // (0, 0) is not on it
+    if (out.is_identity() || (check_curve && !out.is_on_curve())) return point_status::off_curve;  // (0, 0) is not on it
     if (out.x.is_zero()) return point_status::order_three;
     if (check_subgroup && !is_in_subgroup(out)) return point_status::subgroup;
     return point_status::none;
@@ -237,8 +239,10 @@ point_status decode_point_vartime(const uint8_t* in, affine<G>& out, bool check_
 /// Decodes the `count` points at `offset` of src into out[0..count), in parallel: each thread
 /// reads chunks of points (pread for a file) into its own buffer and decodes them from there (on a
 /// mapped file every 4 KiB page cost the decoding thread a page fault; pread copies from the page
-/// cache without mapping anything). Returns the index of the first point that fails (identities
-/// fail), or count; rethrows the first read error after the parallel region.
+/// cache without mapping anything). In each chunk the encodings are decoded first, then the curve
+/// equation is tested 8 points at a time where the CPU has AVX-512 IFMA (io/point_check.hpp), then
+/// the subgroup if asked. Returns the index of the first point that fails (identities fail), or
+/// count; rethrows the first read error after the parallel region.
 template <class G>
 uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, affine<G>* out, bool check_subgroup) {
     constexpr size_t size = zcash::uncompressed_size<G>;
@@ -249,10 +253,14 @@ uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, 
         count, chunk, size_t(std::min(count, chunk)) * size, {}, [] {},
         [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
             src.read_at(offset + lo * size, buf, size_t(hi - lo) * size);
-            for (uint64_t i = lo; i < hi; ++i)
-                if (decode_point_vartime<G>(buf + (i - lo) * size, out[i], check_subgroup) != point_status::none)
-                    return i;  // later ones in this chunk cannot be first
-            return hi;
+            uint64_t end = hi;  // the first failure so far (later ones in this chunk cannot be first)
+            for (uint64_t i = lo; i < end; ++i)
+                if (decode_point_vartime<G>(buf + (i - lo) * size, out[i], false, false) != point_status::none) end = i;
+            end = lo + first_off_curve_vartime(out + lo, end - lo);
+            if (check_subgroup)
+                for (uint64_t i = lo; i < end; ++i)
+                    if (!is_in_subgroup(out[i])) return i;
+            return end;
         });
 }
 
