@@ -4,10 +4,14 @@
 // (parts:1) and the endomorphism split (parts:2, and parts:4 on BLS12-381 G2); G2 too with
 // CUZK_MSM_HOST_G2=1. Every size is checked against the closed form first. Threads: OpenMP's
 // default (OMP_NUM_THREADS=1 gives the per-thread figure compared with blst in issue 4).
+// CUZK_MSM_HOST_WINDOWS="11 12 13" also runs each size with those window widths forced (win:c;
+// win:0 is host_window_bits' choice), to check the window model against measurement.
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
 #include <random>
+#include <ranges>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -54,7 +58,8 @@ void BM_msm_host(benchmark::State& state) {
     std::span<const affine<G>> p(in.points.data(), n);
     std::span<const scalar_int<G>> s(in.scalars.data(), n);
     const unsigned parts = unsigned(state.range(2));  // 1: no split; 2 or 4: the endomorphism split
-    const msm::host_options opt{.accumulation = msm::host_accumulation(state.range(1)),
+    const msm::host_options opt{.window_bits = unsigned(state.range(3)),
+                                .accumulation = msm::host_accumulation(state.range(1)),
                                 .split = parts == 1 ? msm::host_split::off : msm::host_split::on,
                                 .split_parts = parts == 1 ? 0 : parts};
     if (!(msm::msm_host<G>(p, s, opt) == in.prog.expected(s))) {
@@ -63,7 +68,8 @@ void BM_msm_host(benchmark::State& state) {
     }
     for (auto _ : state) benchmark::DoNotOptimize(msm::msm_host<G>(p, s, opt));
     state.counters["verified"] = 1;
-    state.counters["window_bits"] = parts == 1 ? msm::host_window_bits(n, G::scalar::modulus_bits)
+    state.counters["window_bits"] = opt.window_bits != 0 ? opt.window_bits
+                                    : parts == 1     ? msm::host_window_bits(n, G::scalar::modulus_bits)
                                                : parts == 2 ? msm::host_window_bits(2 * n, split_bits<G, 2>())
                                                             : msm::host_window_bits(4 * n, split_bits<G, 4>());
 }
@@ -75,13 +81,16 @@ void register_group(const char* name) {
     auto* b = benchmark::RegisterBenchmark((std::string("msm_host/") + name).c_str(), BM_msm_host<G>);
     // acc: 1 = XYZZ buckets, 2 = batch-affine (msm::host_accumulation); parts: 1 = full-width
     // scalars, 2 (and 4 on BLS12-381 G2) = the endomorphism split into that many parts
+    std::vector<int64_t> windows{0};
+    if (const char* w = std::getenv("CUZK_MSM_HOST_WINDOWS"))
+        for (std::istringstream in(w); int64_t c : std::views::istream<int64_t>(in)) windows.push_back(c);
     for (unsigned l = lo; l <= hi; l += 2)
         for (int acc : {1, 2})
             for (int parts : {1, 2, 4})
                 if (parts == 1 || (parts == 2 && msm::has_endomorphism_split<G, 2>) ||
                     (parts == 4 && msm::has_endomorphism_split<G, 4>))
-                    b->Args({l, acc, parts});
-    b->ArgNames({"lg", "acc", "parts"})->Unit(benchmark::kMillisecond)->Iterations(1);
+                    for (int64_t c : windows) b->Args({l, acc, parts, c});
+    b->ArgNames({"lg", "acc", "parts", "win"})->Unit(benchmark::kMillisecond)->Iterations(1);
 }
 
 }  // namespace
