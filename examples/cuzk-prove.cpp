@@ -241,11 +241,12 @@ bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<ty
     });
     const std::vector<partition_trace> traces = e.take_trace();
 
-    unsigned valid = 0;
+    unsigned valid = 0, failed = 0;
     std::vector<double> verify_ms;
     for (const auto& r : out) {
         if (!r.value) {
             std::printf("\n  proof FAILED: %s\n", r.message().c_str());
+            ++failed;
             continue;
         }
         const auto tv = std::chrono::steady_clock::now();
@@ -279,6 +280,8 @@ bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<ty
         cuzk::io::write_text_file(o.trace, chrome_trace_json(traces));
         std::printf("  trace: %s (%zu partitions)\n", o.trace.c_str(), traces.size());
     }
+    // A partition refused before it reached a worker (e.g. larger than the queue) is in no trace.
+    if (failed > 0) std::printf("  %u/%u proofs FAILED (the errors are above)\n", failed, o.proofs);
     std::printf("  %u/%u proofs VALID\n", valid, o.proofs);
     return valid == o.proofs;
 }
