@@ -46,6 +46,7 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
     if (!p.tables_note().empty()) std::printf("  precomputed bases: %s\n", p.tables_note().c_str());
     if (p.compact_proofs())
         std::printf("  compact proofs: two slots of scalars on the GPU (%.1f GB a proof)\n", p.per_proof_bytes() / 1e9);
+    std::printf("  outside the budget: %.2f GB (domain tables, a compressed key's indices)\n", p.unbudgeted_bytes() / 1e9);
     return {std::move(e), !p.circuit_resident()};
 }
 

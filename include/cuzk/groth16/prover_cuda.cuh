@@ -232,6 +232,12 @@ public:
     }
     /// True when proofs use the compact layout (cuda_prover_options::proof_layout).
     bool compact_proofs() const { return compact_; }
+    /// Device bytes this prover holds outside the budget's accounting: the domain's twiddle and
+    /// coset tables and a compressed key's index arrays (2^27 PoRep: 2.1 + 0.7 GB). A card's
+    /// budget should leave room for them (and the CUDA context).
+    size_t unbudgeted_bytes() const {
+        return domain_->bytes() + (a_index_.size() + b_index_.size()) * sizeof(uint32_t);
+    }
     /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
     /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
     /// Under staging::chunked: the largest chunk MSM's, then the two chunk buffers.
