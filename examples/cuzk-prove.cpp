@@ -63,6 +63,7 @@ struct options {
     double vram_gb = 0;  // 0: 90% of the device's memory
     bool precompute = false;
     unsigned key_chunk_log = 22;  // --key-chunk K: 2^K bases per chunk under --staging chunked
+    std::string layout = "auto";  // --layout auto|full|compact: a chunked proof's device scalars
     bool porep = false;
     std::string write_params;  // --write-params FILE: the test key as a bellperson .params file
     std::string trace;         // --trace FILE: the engine's Chrome trace
@@ -111,6 +112,9 @@ struct options {
         "                               a chunk at a time, for keys larger than the VRAM budget; with\n"
         "                               --g2 gpu only)\n"
         "  --key-chunk K                under --staging chunked: 2^K bases per chunk (default 22)\n"
+        "  --layout auto|full|compact   under --staging chunked: a proof's scalars on the GPU; compact\n"
+        "                               holds two slots, not a, b, c, z side by side (auto: compact\n"
+        "                               when the full layout does not fit the budget; the default)\n"
         "  --g2 gpu|cpu                 where the G2 MSM runs (default gpu)\n"
         "  --evaluate gpu|host          where a, b, c are evaluated on the GPU backend: gpu keeps\n"
         "                               the circuit resident and uploads only the witness (default)\n"
@@ -163,6 +167,7 @@ options parse(int argc, char** argv) {
         else if (a == "--lock") o.locking = one_of({"split", "device", "none"});
         else if (a == "--staging") o.staging = one_of({"prestaged", "on-demand", "streamed", "chunked"});
         else if (a == "--key-chunk") o.key_chunk_log = unsigned(integer(0, 30));
+        else if (a == "--layout") o.layout = one_of({"auto", "full", "compact"});
         else if (a == "--g2") o.g2 = one_of({"gpu", "cpu"});
         else if (a == "--evaluate") o.evaluate = one_of({"gpu", "host"});
         else if (a == "--precompute") o.precompute = true;
@@ -190,6 +195,7 @@ options parse(int argc, char** argv) {
     }
     // BN254's Fr has 2-adicity 28 and the test keys' H points live on the 2n-point domain.
     if (o.curve == "bn254" && o.log_size > 27) usage("cuzk-prove: --log-size for bn254 is at most 27");
+    if (o.layout != "auto" && o.staging != "chunked") usage("cuzk-prove: --layout needs --staging chunked");
     if (!o.write_params.empty() && (!o.porep || o.curve != "bls12-381"))
         usage("cuzk-prove: --write-params needs --porep on bls12-381 (Filecoin's curve)");
     return o;
@@ -295,6 +301,7 @@ gpu_settings gpu_settings_of(const options& o) {
             .evaluate_on_gpu = o.evaluate == "gpu",
             .precompute = o.precompute,
             .key_chunk_points = size_t(1) << o.key_chunk_log,
+            .layout = o.layout,
             .workers = o.workers,
             .devices = o.devices,
             .vram_gb = o.vram_gb};

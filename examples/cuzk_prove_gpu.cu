@@ -33,7 +33,11 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
                             .max_queued_bytes = (s.devices.size() * s.workers + 1) * witness_bytes};
     auto e = make_cuda_engine<Curve, Policy>(
         pk, s.evaluate_on_gpu ? circuit : nullptr, s.devices, budget, eo,
-        {.precompute_bases = s.precompute, .key_chunk_points = s.key_chunk_points});
+        {.precompute_bases = s.precompute,
+         .key_chunk_points = s.key_chunk_points,
+         .proof_layout = s.layout == "compact" ? cuda_prover_options::layout::compact
+                         : s.layout == "full"  ? cuda_prover_options::layout::full
+                                               : cuda_prover_options::layout::automatic});
     const auto& p = *e->slot(0).prover.template get<prover<Curve, Policy>>();
     std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", s.devices.front(), prop.name,
                 budget / 1e9,

@@ -34,6 +34,7 @@ struct gpu_settings {
     bool evaluate_on_gpu = true;                ///< keep the circuit resident and evaluate a, b, c there
     bool precompute = false;                    ///< shifted-base tables of the resident key
     size_t key_chunk_points = size_t(1) << 22;  ///< bases per chunk under staging chunked
+    std::string layout = "auto";                ///< a chunked proof's device scalars: auto, full or compact
     unsigned workers = 1;                       ///< per slot
     std::vector<int> devices{0};
     double vram_gb = 0;  ///< per device; 0: 90% of the first listed device's memory
