@@ -37,6 +37,7 @@ void to_coset(const ntt::device_domain<Fr>& d, std::span<Fr> v, cudaStream_t str
     ntt::forward(d, v, ntt::ordering::rn, ntt::coset::shifted, stream);
 }
 
+/// h_pointwise_kernel over d.size() values, with 1/Z on d's coset when `divide`.
 template <class Fr>
 void pointwise(const ntt::device_domain<Fr>& d, Fr* acc, const Fr* b, const Fr* c, bool divide, cudaStream_t stream) {
     const size_t n = d.size();
