@@ -153,17 +153,30 @@ class affine_buckets {
 
     void apply() {
         if (staged_ == 0) return;
-        // Montgomery's trick: prefix products, one inversion, walk back.
-        field acc = field::one();
+        // Montgomery's trick: prefix products, one inversion, walk back. One chain of products
+        // is bound by the multiplier's latency, so over Fp den_ is split into 4 interleaved chains
+        // (den_[j] in chain j % chains) whose products overlap in the pipeline; the inverse of
+        // their product gives each chain's. Over Fp2 (G2) a product already holds three
+        // independent ones, and 4 chains measured no faster (docs/PERFORMANCE.md).
+        constexpr size_t chains = requires(const field& f) { f.c1; } ? 1 : 4;
+        field acc[chains], inv[chains];
+        for (field& a : acc) a = field::one();
         for (size_t j = 0; j < staged_; ++j) {
-            prefix_[j] = acc;
-            acc *= den_[j];
+            prefix_[j] = acc[j % chains];
+            acc[j % chains] *= den_[j];
         }
-        field inv = acc.inverse_vartime();  // public data (MSM timing is value-dependent anyway)
+        field all = acc[0];
+        for (size_t k = 1; k < chains; ++k) all *= acc[k];
+        all = all.inverse_vartime();  // public data (MSM timing is value-dependent anyway)
+        for (size_t k = 0; k < chains; ++k) {  // 1 / acc[k] = all * (the other chains' products)
+            inv[k] = all;
+            for (size_t i = 0; i < chains; ++i)
+                if (i != k) inv[k] *= acc[i];
+        }
         for (size_t j = staged_; j-- > 0;) {
             const field d = den_[j];
-            den_[j] = inv * prefix_[j];
-            inv *= d;
+            den_[j] = inv[j % chains] * prefix_[j];
+            inv[j % chains] *= d;
         }
         for (size_t j = 0; j < staged_; ++j) {
             affine<G>& q = bucket_[slot_[j].bucket];
