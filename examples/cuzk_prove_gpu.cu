@@ -26,7 +26,8 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
     const auto t0 = std::chrono::steady_clock::now();
     // A partition holds z, and a, b, c too when they are evaluated on the host: asked for, or the prover's
     // fallback when the circuit does not fit the budget (known only once the engine is made), so size for both.
-    const size_t witness_bytes = (circuit->num_variables + 3 * pk->domain_size()) * sizeof(typename Curve::fr);
+    const size_t witness_bytes = partition<typename Curve::fr>::bytes_with_abc(circuit->num_variables,
+                                                                               pk->domain_size());
     if (s.precompute) std::printf("  building shifted-base tables on the GPU ...\n"), std::fflush(stdout);
     // Every worker fed and one partition ahead.
     const engine_options eo{.workers_per_slot = s.workers,
@@ -50,7 +51,8 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
     if (!p.tables_note().empty()) std::printf("  precomputed bases: %s\n", p.tables_note().c_str());
     if (p.compact_proofs())
         std::printf("  compact proofs: two slots of scalars on the GPU (%.1f GB a proof)\n", p.per_proof_bytes() / 1e9);
-    std::printf("  outside the budget: %.2f GB (domain tables, a compressed key's indices)\n", p.unbudgeted_bytes() / 1e9);
+    std::printf("  outside the budget: %.2f GB (domain tables, a compressed key's indices)\n",
+                p.unbudgeted_bytes() / 1e9);
     return {std::move(e), !p.circuit_resident()};
 }
 

@@ -109,7 +109,7 @@ public:
     const any_prover<curve>& file_prover() const { return prover_; }
     size_t n_public() const { return n_public_; }
     /// Host bytes of one witness's partition: the witness and a | b | c on the domain.
-    size_t partition_bytes() const { return (size_t(n_vars_) + 3 * pk_->domain_size()) * sizeof(fr); }
+    size_t partition_bytes() const { return partition<fr>::bytes_with_abc(n_vars_, pk_->domain_size()); }
 
     /// The witness in wtns_path as a partition (r, s from the OS CSPRNG), a, b, c evaluated.
     /// Throws invalid_argument for a file that is unreadable or of another circuit.

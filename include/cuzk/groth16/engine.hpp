@@ -72,6 +72,11 @@ struct partition {
     std::optional<uint64_t> insecure_seed{};
 
     size_t bytes() const { return (z.size() + abc.size()) * sizeof(Fr); }
+    /// bytes() of a partition carrying a, b, c: the most one of this circuit holds (for sizing
+    /// engine_options::max_queued_bytes when a, b, c may come from the host).
+    static size_t bytes_with_abc(size_t variables, size_t domain_size) {
+        return (variables + 3 * domain_size) * sizeof(Fr);
+    }
 };
 
 struct engine_options {

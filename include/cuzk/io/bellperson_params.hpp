@@ -230,7 +230,8 @@ point_status decode_point_vartime(const uint8_t* in, affine<G>& out, bool check_
     if (flags & zcash::flag_sign) return point_status::sort_flag;
     if (!read_coordinate(in, true, out.x)) return point_status::x_range;
     if (!read_coordinate(in + half, false, out.y)) return point_status::y_range;
-    if (out.is_identity() || (check_curve && !out.is_on_curve())) return point_status::off_curve;  // (0, 0) is not on it
+    if (out.is_identity() || (check_curve && !out.is_on_curve()))
+        return point_status::off_curve;  // (0, 0) is not on it
     if (out.x.is_zero()) return point_status::order_three;
     if (check_subgroup && !is_in_subgroup(out)) return point_status::subgroup;
     return point_status::none;
@@ -253,9 +254,10 @@ uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, 
         count, chunk, size_t(std::min(count, chunk)) * size, {}, [] {},
         [&](uint64_t lo, uint64_t hi, uint8_t* buf) {
             src.read_at(offset + lo * size, buf, size_t(hi - lo) * size);
-            uint64_t end = hi;  // the first failure so far (later ones in this chunk cannot be first)
-            for (uint64_t i = lo; i < end; ++i)
-                if (decode_point_vartime<G>(buf + (i - lo) * size, out[i], false, false) != point_status::none) end = i;
+            uint64_t end = lo;  // the first bad encoding (later failures in this chunk cannot be first)
+            while (end < hi &&
+                   decode_point_vartime<G>(buf + (end - lo) * size, out[end], false, false) == point_status::none)
+                ++end;
             end = lo + first_off_curve_vartime(out + lo, end - lo);
             if (check_subgroup)
                 for (uint64_t i = lo; i < end; ++i)
