@@ -61,6 +61,7 @@ struct options {
     uint64_t seed = 1;
     std::string backend = "auto", locking = "split", staging = "prestaged", g2 = "gpu", evaluate = "gpu";
     double vram_gb = 0;  // 0: 90% of the device's memory
+    double rerun_vram_gb = 0;  // --rerun-in-vram-gb G: prove again, chunked within G (0: no re-run)
     bool precompute = false;
     unsigned key_chunk_log = 22;  // --key-chunk K: 2^K bases per chunk under --staging chunked
     std::string layout = "auto";  // --layout auto|full|compact: a chunked proof's device scalars
@@ -126,6 +127,9 @@ struct options {
         "                               two slots (default 0)\n"
         "  --trace FILE                 write the engine's Chrome trace (Perfetto: ui.perfetto.dev)\n"
         "  --vram-gb G                  VRAM budget per device (default: 90%% of the first listed)\n"
+        "  --rerun-in-vram-gb G         after the proofs, prove as many again through a second engine\n"
+        "                               with --staging chunked --vram-gb G, reusing the circuit and key\n"
+        "                               (one setup for a resident and a small-card run: minutes at 2^27)\n"
         "  --seed S                     circuit and setup seed (default 1)\n",
         why);
     std::exit(help ? 0 : 2);
@@ -189,6 +193,7 @@ options parse(int argc, char** argv) {
                 at = comma + 1;
             }
         } else if (a == "--vram-gb") o.vram_gb = number(0.001, 1e4);
+        else if (a == "--rerun-in-vram-gb") o.rerun_vram_gb = number(0.001, 1e4);
         else if (a == "--seed") o.seed = uint64_t(integer(0, 1e18));
         else if (a == "--help" || a == "-h") usage("cuzk-prove: the example Groth16 prover", true);
         else usage(("cuzk-prove: unknown argument " + std::string(a)).c_str());
@@ -196,6 +201,7 @@ options parse(int argc, char** argv) {
     // BN254's Fr has 2-adicity 28 and the test keys' H points live on the 2n-point domain.
     if (o.curve == "bn254" && o.log_size > 27) usage("cuzk-prove: --log-size for bn254 is at most 27");
     if (o.layout != "auto" && o.staging != "chunked") usage("cuzk-prove: --layout needs --staging chunked");
+    if (o.rerun_vram_gb > 0 && o.backend == "cpu") usage("cuzk-prove: --rerun-in-vram-gb is for the GPU backend");
     if (!o.write_params.empty() && (!o.porep || o.curve != "bls12-381"))
         usage("cuzk-prove: --write-params needs --porep on bls12-381 (Filecoin's curve)");
     return o;
@@ -370,7 +376,17 @@ int run(const options& o) {
             std::vector<engine_slot<Curve>>{{-1, std::make_shared<const prover<Curve>>(pk, system)}},
             engine_options{.workers_per_slot = o.workers, .max_queued_bytes = (o.workers + 1) * witness_bytes});
     }
-    const bool ok = run_engine<Curve>(o, *pk, ckt, *e.engine, e.evaluate_on_host);
+    bool ok = run_engine<Curve>(o, *pk, ckt, *e.engine, e.evaluate_on_host);
+#if defined(CUZK_PROVE_GPU)
+    if (gpu && o.rerun_vram_gb > 0) {
+        e = {};  // the first engine's device memory goes back before the second takes its budget
+        options small = o;
+        small.staging = "chunked", small.vram_gb = o.rerun_vram_gb;
+        std::printf("  again with --staging chunked --vram-gb %g (same circuit and key):\n", o.rerun_vram_gb);
+        e = make_gpu_engine<Curve>(gpu_settings_of(small), pk, system);
+        ok = run_engine<Curve>(small, *pk, ckt, *e.engine, e.evaluate_on_host) && ok;
+    }
+#endif
     std::printf("%s\n", ok ? "all proofs verified" : "VERIFICATION FAILED");
     return ok ? 0 : 1;
 }

@@ -5,18 +5,19 @@
 #   scripts/filecoin-bench.sh OUTDIR CUZK_PROVE [LOG_SIZES] [PROOFS]
 #     LOG_SIZES: space-separated log2 domain sizes (default "24 26 27"); PROOFS per run (default 2)
 #
-# Per size, two runs of `cuzk-prove --curve bls12-381 --log-size K --porep --proofs P --backend gpu`:
+# Per size, one `cuzk-prove --curve bls12-381 --log-size K --porep --proofs P --backend gpu
+# --rerun-in-vram-gb $CUZK_VRAM_GB`, which proves twice with one circuit and key:
 #   resident   key and circuit resident (prestaged, the default policy)
 #   budget     --staging chunked --vram-gb $CUZK_VRAM_GB (default 13: a 16 GB consumer card, less
 #              what the budget does not count: the device domain's twiddles, 2.1 GB at 2^27, a
 #              compressed key's index arrays, 0.7 GB, the CUDA context): the key stays in
 #              page-locked host memory and streams into each MSM in chunks; a, b, c are evaluated
 #              on the host, and proofs use the compact layout when the full one does not fit
-# Each run synthesises the circuit and makes INSECURE seeded test keys on the GPU first (2^27: about
-# 80 s + 200 s on the H200 machine); only the proofs are timed, and every proof is verified.
+# The process synthesises the circuit and makes INSECURE seeded test keys on the GPU first (2^27:
+# about 80 s + 200 s on the H200 machine); only the proofs are timed, and every proof is verified.
 #
-# Writes OUTDIR/porep_<K>_<resident|budget>.log (cuzk-prove's stage table, then GNU time's report:
-# host peak RSS) and OUTDIR/filecoin_summary.txt (each run's prove/throughput lines, verdict, peak
+# Writes OUTDIR/porep_<K>.log (cuzk-prove's two stage tables, then GNU time's report: host peak
+# RSS of both runs) and OUTDIR/filecoin_summary.txt (each run's prove/throughput lines, verdict, peak
 # RSS, wall). Environment: CUZK_VRAM_GB, CUZK_RUN_TIMEOUT (seconds per run, default 1200),
 # CUZK_EXTRA_ARGS (more cuzk-prove arguments for every run). Exit status 1 if a run failed or a
 # proof did not verify.
@@ -42,7 +43,7 @@ run() {  # tag, extra cuzk-prove arguments...
     echo "== $tag ($(date -u +%H:%M:%S) UTC): ${cmd[*]}" >>"$summary"
     timeout "${CUZK_RUN_TIMEOUT:-1200}" "${timer[@]}" "${cmd[@]}" >"$log" 2>&1
     local rc=$?
-    grep -E "key |note:|prove \(one proof\)|throughput|MSM|upload|VALID|FAILED|Maximum resident|Elapsed" "$log" |
+    grep -E "key |note:|compact|again|prove \(one proof\)|throughput|MSM|upload|VALID|FAILED|Maximum resident|Elapsed" "$log" |
         sed 's/^[[:space:]]*/   /' >>"$summary"
     if [[ $rc -ne 0 ]]; then
         echo "   FAILED (exit $rc)" >>"$summary"
@@ -51,8 +52,7 @@ run() {  # tag, extra cuzk-prove arguments...
     fi
 }
 for k in $sizes; do
-    run "porep_${k}_resident"
-    run "porep_${k}_budget" --staging chunked --vram-gb "$vram"
+    run "porep_${k}" --rerun-in-vram-gb "$vram"
 done
 cat "$summary"
 exit "$failed"
