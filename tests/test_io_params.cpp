@@ -768,13 +768,24 @@ TEST(BellpersonParams, DigestMatchesCoreutilsB2sum) {
 
 // CUZK_PARAMS_BENCH_LOG=20 CUZK_PARAMS_BENCH_OUT=/tmp/k20.params test_io_params --gtest_filter='*LargeKey*'
 // writes a 2^K-domain key (synthetic circuit, 90% bits) for `cuzk-params FILE`; skipped otherwise.
+// Above 2^18 the key is made at 2^18 and its points repeated up to 2^K (the setup on the CPU would
+// take many minutes): the reader's work per point (decode, on-curve check) does not depend on the
+// values, and the file has the counts and size of a 2^K key.
 TEST(BellpersonParams, WriteLargeKeyForTheCli) {
     const char* log = std::getenv("CUZK_PARAMS_BENCH_LOG");
     const char* out = std::getenv("CUZK_PARAMS_BENCH_OUT");
     if (!log || !out) GTEST_SKIP() << "set CUZK_PARAMS_BENCH_LOG and CUZK_PARAMS_BENCH_OUT to write a large key";
     const unsigned k = unsigned(std::atoi(log));
-    const auto ckt = groth16::synthetic_circuit<fr>({.log_domain = k, .num_public = 4, .bit_share = 0.9, .seed = 1});
-    const auto pk = monomial_key(ckt.system, 1);
+    const unsigned made = std::min(k, 18u);
+    const auto ckt = groth16::synthetic_circuit<fr>({.log_domain = made, .num_public = 4, .bit_share = 0.9, .seed = 1});
+    auto pk = monomial_key(ckt.system, 1);
+    const size_t copies = size_t(1) << (k - made), inputs = pk.vk.ic.size();
+    auto repeat = [&](auto& v, size_t keep) {  // v[0, keep) once, then v[keep, end) `copies` times
+        const auto tail = std::vector(v.begin() + std::ptrdiff_t(keep), v.end());
+        v.resize(keep);
+        for (size_t c = 0; c < copies; ++c) v.insert(v.end(), tail.begin(), tail.end());
+    };
+    repeat(pk.h, 0), repeat(pk.l, 0), repeat(pk.a, inputs), repeat(pk.b_g1, inputs), repeat(pk.b_g2, inputs);
     io::write_bellperson_params(out, pk);
     const auto p = io::read_bellperson_params(std::string(out));
     EXPECT_EQ(p.layout.domain_size(), uint64_t(1) << k);
