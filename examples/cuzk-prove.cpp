@@ -341,14 +341,17 @@ int run(const options& o) {
     std::shared_ptr<const proving_key<Curve>> pk;
     const bool write_params = !o.write_params.empty();  // a bellperson key: bellperson's domain roots
 #if defined(CUZK_PROVE_GPU)
-    if (gpu && !write_params)
-        pk = std::make_shared<const proving_key<Curve>>(test_setup_on_gpu<Curve>(ckt.system, o.seed));
+    if (gpu && !write_params) {
+        std::optional<std::pair<density_map, density_map>> densities;  // PoRep: compressed from the start
+        if (o.porep) densities = r1cs_densities(ckt.system);
+        pk = std::make_shared<const proving_key<Curve>>(test_setup_on_gpu<Curve>(ckt.system, o.seed, densities));
+    }
 #endif
     if (!pk)
         pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure<Curve>(
             ckt.system, o.seed, write_params ? cuzk::ntt::domain_roots::bellperson : cuzk::ntt::domain_roots::snarkjs));
     std::printf("  setup: %.2f s\n", seconds_since(t0));
-    if (o.porep) {  // Filecoin's keys hold A and B points only for non-empty columns
+    if (o.porep && pk->is_dense()) {  // Filecoin's keys hold A and B points only for non-empty columns
         const auto [a_density, b_density] = r1cs_densities(ckt.system);
         pk = std::make_shared<const proving_key<Curve>>(to_density_compressed(*pk, a_density, b_density));
         std::printf("  key density-compressed: A %zu, B %zu of %zu variables\n", pk->a.size(), pk->b_g1.size(),

@@ -85,8 +85,9 @@ bool gpu_present() {
 }
 
 template <class Curve>
-proving_key<Curve> test_setup_on_gpu(const r1cs<typename Curve::fr>& system, uint64_t seed) {
-    return test_setup_insecure_cuda<Curve>(system, seed);
+proving_key<Curve> test_setup_on_gpu(const r1cs<typename Curve::fr>& system, uint64_t seed,
+                                     std::optional<std::pair<density_map, density_map>> densities) {
+    return test_setup_insecure_cuda<Curve>(system, seed, std::move(densities));
 }
 
 template <class Curve>
@@ -114,8 +115,10 @@ any_prover<Curve> make_gpu_file_prover(std::shared_ptr<const proving_key<Curve>>
 
 using bls = cuzk::bls12_381::curve;
 using bn = cuzk::bn254::curve;
-template proving_key<bls> test_setup_on_gpu<bls>(const r1cs<bls::fr>&, uint64_t);
-template proving_key<bn> test_setup_on_gpu<bn>(const r1cs<bn::fr>&, uint64_t);
+template proving_key<bls> test_setup_on_gpu<bls>(const r1cs<bls::fr>&, uint64_t,
+                                                 std::optional<std::pair<density_map, density_map>>);
+template proving_key<bn> test_setup_on_gpu<bn>(const r1cs<bn::fr>&, uint64_t,
+                                               std::optional<std::pair<density_map, density_map>>);
 template built_engine<bls> make_gpu_engine<bls>(const gpu_settings&, std::shared_ptr<const proving_key<bls>>,
                                                 std::shared_ptr<const r1cs<bls::fr>>);
 template built_engine<bn> make_gpu_engine<bn>(const gpu_settings&, std::shared_ptr<const proving_key<bn>>,

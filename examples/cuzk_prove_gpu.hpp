@@ -10,9 +10,12 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/engine.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/r1cs.hpp"
@@ -53,7 +56,8 @@ bool gpu_present();
 
 /// test_setup_insecure with its group multiplications on the GPU (the same key, bit for bit).
 template <class Curve>
-proving_key<Curve> test_setup_on_gpu(const r1cs<typename Curve::fr>& system, uint64_t seed);
+proving_key<Curve> test_setup_on_gpu(const r1cs<typename Curve::fr>& system, uint64_t seed,
+                                     std::optional<std::pair<density_map, density_map>> densities = {});
 
 /// An engine over s.devices with the cuda_policy that s names (one prover per distinct device,
 /// s.workers per slot, room for one partition ahead of every worker); the circuit stays resident

@@ -5,11 +5,15 @@
 
 #include <cuda_runtime.h>
 
+#include <optional>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "cuzk/ec/batch_normalize.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
+#include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 
 namespace cuzk::groth16 {
@@ -63,13 +67,38 @@ void fixed_base_mul_cuda(const fixed_base_table<G>& table, const std::vector<typ
 
 }  // namespace detail
 
-/// setup_from_toxic_waste with the point multiplications on the current CUDA device.
+namespace detail {
+
+/// Keeps the scalars of the variables `d` marks (a density-compressed key's vector); throws if a
+/// dropped one is not zero (its point would not be the identity: the map is not this circuit's).
+template <class Fr>
+void keep_marked(std::vector<Fr>& s, const density_map& d, const char* what) {
+    if (d.size() != s.size())
+        throw invalid_argument(std::string("setup: the ") + what + " density map covers " + std::to_string(d.size()) +
+                               " variables, the circuit has " + std::to_string(s.size()));
+    size_t k = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+        if (d.test(i)) s[k++] = s[i];
+        else if (!s[i].is_zero())
+            throw invalid_argument(std::string("setup: the ") + what + " density map drops variable " +
+                                   std::to_string(i) + ", whose column is not empty");
+    }
+    s.resize(k);
+    s.shrink_to_fit();
+}
+
+}  // namespace detail
+
+/// setup_from_toxic_waste with the point multiplications on the current CUDA device. With density
+/// maps the key comes out density-compressed (to_density_compressed's result) without the dense
+/// key in between: at 2^27 the dense B_G2 alone is 26 GB of host memory.
 template <class Curve>
 proving_key<Curve> setup_from_toxic_waste_cuda(const r1cs<typename Curve::fr>& cs,
-                                               const toxic_waste<typename Curve::fr>& tw) {
+                                               const toxic_waste<typename Curve::fr>& tw,
+                                               std::optional<std::pair<density_map, density_map>> densities = {}) {
     using G1 = typename Curve::g1;
     using G2 = typename Curve::g2;
-    const auto s = compute_setup_scalars(cs, tw);
+    auto s = compute_setup_scalars(cs, tw);
     proving_key<Curve> pk;
     const detail::fixed_base_table<G1> g1(affine<G1>::generator());
     const detail::fixed_base_table<G2> g2(affine<G2>::generator());
@@ -79,21 +108,35 @@ proving_key<Curve> setup_from_toxic_waste_cuda(const r1cs<typename Curve::fr>& c
     pk.vk.delta_g2 = to_affine(g2.mul_vartime(tw.delta));
     pk.beta_g1 = to_affine(g1.mul_vartime(tw.beta));
     pk.delta_g1 = to_affine(g1.mul_vartime(tw.delta));
+    if (densities) {
+        detail::keep_marked(s.a, densities->first, "A");
+        detail::keep_marked(s.b, densities->second, "B");
+        pk.a_density = std::move(densities->first);
+        pk.b_density = std::move(densities->second);
+    }
     gpu::stream st;
-    detail::fixed_base_mul_cuda(g1, s.ic, pk.vk.ic, st);
-    detail::fixed_base_mul_cuda(g1, s.a, pk.a, st);
-    detail::fixed_base_mul_cuda(g1, s.b, pk.b_g1, st);
-    detail::fixed_base_mul_cuda(g2, s.b, pk.b_g2, st);
-    detail::fixed_base_mul_cuda(g1, s.l, pk.l, st);
-    detail::fixed_base_mul_cuda(g1, s.h, pk.h, st);
+    auto mul = [&](const auto& table, std::vector<typename Curve::fr>& scalars, auto& points) {
+        detail::fixed_base_mul_cuda(table, scalars, points, st);
+    };
+    mul(g1, s.ic, pk.vk.ic);
+    mul(g1, s.a, pk.a);
+    std::vector<typename Curve::fr>().swap(s.a);
+    mul(g1, s.b, pk.b_g1);
+    mul(g2, s.b, pk.b_g2);
+    std::vector<typename Curve::fr>().swap(s.b);
+    mul(g1, s.l, pk.l);
+    std::vector<typename Curve::fr>().swap(s.l);
+    mul(g1, s.h, pk.h);
     pk.h_convention = h_basis::lagrange_odd_coset;
     return pk;
 }
 
-/// test_setup_insecure on the GPU.
+/// test_setup_insecure on the GPU (density-compressed with `densities`, as above).
 template <class Curve>
-proving_key<Curve> test_setup_insecure_cuda(const r1cs<typename Curve::fr>& cs, uint64_t seed) {
-    return setup_from_toxic_waste_cuda<Curve>(cs, toxic_waste_from_seed<typename Curve::fr>(seed));
+proving_key<Curve> test_setup_insecure_cuda(const r1cs<typename Curve::fr>& cs, uint64_t seed,
+                                            std::optional<std::pair<density_map, density_map>> densities = {}) {
+    return setup_from_toxic_waste_cuda<Curve>(cs, toxic_waste_from_seed<typename Curve::fr>(seed),
+                                              std::move(densities));
 }
 
 }  // namespace cuzk::groth16
