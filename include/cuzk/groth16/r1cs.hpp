@@ -68,6 +68,11 @@ public:
         return acc;
     }
 
+    /// Asks the cache for the values of z that row i reads (a hint: no effect on the result).
+    void prefetch_row(size_t i, std::span<const F> z) const {
+        for (uint64_t k = row_start_[i]; k < row_start_[i + 1]; ++k) __builtin_prefetch(&z[column_[k]]);
+    }
+
     /// The largest variable index used plus one (0 for an empty matrix).
     size_t columns_used() const {
         uint32_t m = 0;
@@ -84,6 +89,8 @@ private:
 /// A constraint system <A_j, z> * <B_j, z> = <C_j, z> for every constraint j.
 template <class F>
 struct r1cs {
+    /// Rows ahead whose z values evaluate() prefetches (measured: docs/PERFORMANCE.md, "Host a, b, c").
+    static constexpr size_t row_lookahead = 8;
     size_t num_public = 0;     ///< public inputs, not counting the constant one
     size_t num_variables = 1;  ///< all variables, including the constant one
     sparse_matrix<F> a, b, c;
@@ -139,6 +146,11 @@ struct r1cs {
         size_t first_bad = SIZE_MAX;
 #pragma omp parallel for schedule(static) reduction(min : first_bad)
         for (size_t j = 0; j < m; ++j) {
+            if (j + row_lookahead < m) {  // z is read at scattered columns: ask for a later row's values now
+                a.prefetch_row(j + row_lookahead, z);
+                b.prefetch_row(j + row_lookahead, z);
+                c.prefetch_row(j + row_lookahead, z);
+            }
             a_out[j] = a.dot_row(j, z);
             b_out[j] = b.dot_row(j, z);
             c_out[j] = c.dot_row(j, z);
