@@ -2,17 +2,20 @@
 // witness shapes (all zeros, all ones, 90% and 99% bits, random), scalars that only reduce to 0
 // or 1 (r, r + 1), Montgomery-form input, the ones' reduction meeting P + P and P + (-P),
 // identity points, tables of shifted bases, and a workspace that is too small; the same MSMs
-// over bases streamed from host memory in chunks (msm/streamed_bases.cuh). G1 and G2 of both
-// curves. Skipped without a GPU.
+// over bases streamed from host memory in chunks (msm/streamed_bases.cuh); one witness plan
+// (msm/witness_plan.cuh) read by two G1 MSMs and a G2 MSM over different bases, against the
+// unshared calls and the naive sum. G1 and G2 of both curves. Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <random>
+#include <type_traits>
 
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
 #include "cuzk/msm/streamed_bases.cuh"
 #include "cuzk/msm/witness_device.cuh"
+#include "cuzk/msm/witness_plan.cuh"
 #include "gpu_test.hpp"
 #include "test_msm_util.hpp"
 
@@ -245,6 +248,164 @@ TYPED_TEST(MsmWitness, StreamedBasesErrors) {
         });
     EXPECT_EQ(firsts, (std::vector<size_t>{0, 40, 80}));
     EXPECT_TRUE(r == msm::msm_host<G>(std::span<const affine<G>>(pts), std::span<const scalar_int<G>>(s)));
+}
+
+/// A curve's two groups: a plan of one scalar vector serves MSMs over either.
+template <class G1_, class G2_>
+struct curve_groups {
+    using g1 = G1_;
+    using g2 = G2_;
+};
+template <class C>
+class WitnessPlan : public ::testing::Test {};
+using PlanCurves = ::testing::Types<curve_groups<bls_g1, bls_g2>, curve_groups<bn_g1, bn_g2>>;
+TYPED_TEST_SUITE(WitnessPlan, PlanCurves);
+
+/// Device copies of three base vectors, as a Groth16 key's A, B_G1 (G1) and B_G2 (G2).
+template <class C>
+struct plan_bases {
+    using G1 = typename C::g1;
+    using G2 = typename C::g2;
+    std::vector<affine<G1>> a, b1;
+    std::vector<affine<G2>> b2;
+    gpu::device_buffer<affine<G1>> da, db1;
+    gpu::device_buffer<affine<G2>> db2;
+    plan_bases(size_t n, uint64_t seed, cudaStream_t st)
+        : a(random_points<G1>(n, seed)),
+          b1(random_points<G1>(n, seed + 1)),
+          b2(random_points<G2>(n, seed + 2)),
+          da(n, st),
+          db1(n, st),
+          db2(n, st) {
+        if (n == 0) return;
+        da.upload(a.data(), st);
+        db1.upload(b1.data(), st);
+        db2.upload(b2.data(), st);
+    }
+};
+
+/// The sums of the three MSMs over one plan.
+template <class C>
+struct plan_sums {
+    jacobian<typename C::g1> a, b1;
+    jacobian<typename C::g2> b2;
+};
+
+/// A, B1 (G1) and B2 (G2) over one plan, one after another in one workspace, each MSM given
+/// exactly its queried size; B2 with the given accumulation.
+template <class C>
+plan_sums<C> run_plan(const plan_bases<C>& bases, const msm::witness_plan<typename C::g1::scalar>& plan,
+                      cudaStream_t st, msm::device_options::accumulation g2_accumulate = {}) {
+    using G1 = typename C::g1;
+    using G2 = typename C::g2;
+    const size_t bytes1 = msm::msm_witness_workspace_bytes<G1>(plan);
+    const size_t bytes2 = msm::msm_witness_workspace_bytes<G2>(plan, g2_accumulate);
+    gpu::device_buffer<char> ws(std::max(bytes1, bytes2), st);
+    plan_sums<C> r;
+    r.a = msm::msm_witness_device<G1>(bases.da.data(), plan, ws.data(), bytes1, st);
+    r.b1 = msm::msm_witness_device<G1>(bases.db1.data(), plan, ws.data(), bytes1, st);
+    r.b2 = msm::msm_witness_device<G2>(bases.db2.data(), plan, ws.data(), bytes2, st, g2_accumulate);
+    return r;
+}
+
+TYPED_TEST(WitnessPlan, SharedByG1AndG2MsmsGivesTheUnsharedSums) {
+    SKIP_WITHOUT_GPU();
+    using G1 = typename TypeParam::g1;
+    using G2 = typename TypeParam::g2;
+    using Fr = typename G1::scalar;
+    using I = scalar_int<G1>;
+    static_assert(std::is_same_v<Fr, typename G2::scalar>);
+    gpu::stream st;
+    const plan_bases<TypeParam> bases(1000, 31, st);
+    using acc = msm::device_options::accumulation;
+    for (size_t n : {size_t(0), size_t(1), size_t(33), size_t(1000)})
+        for (const char* shape : {"90% bits", "all zeros", "all ones", "random"}) {
+            const std::string s_shape = shape;
+            std::vector<I> s = s_shape == "all zeros" ? std::vector<I>(n)
+                               : s_shape == "all ones"
+                                   ? std::vector<I>(n, I::from_u64(1))
+                                   : witness_scalars<G1>(n, s_shape == "random" ? 0.0 : 0.9, 40 + n);
+            gpu::device_buffer<I> ds(n, st);
+            if (n) ds.upload(s.data(), st);
+            const size_t plan_bytes = msm::witness_plan_bytes<Fr>(n);
+            gpu::device_buffer<char> buffer(plan_bytes, st);
+            const msm::witness_plan<Fr> plan(ds.data(), n, buffer.data(), plan_bytes, st);
+            ASSERT_EQ(plan.size(), n);
+            size_t ones = 0, others = 0;
+            for (const I& x : s) (x == I::from_u64(1) ? ones : others) += !x.is_zero();
+            EXPECT_EQ(plan.ones(), ones) << shape << " n=" << n;
+            EXPECT_EQ(plan.others(), others) << shape << " n=" << n;
+            // Sized before the plan existed, a workspace serves it.
+            EXPECT_LE(msm::msm_witness_workspace_bytes<G1>(plan), msm::msm_witness_planned_workspace_bytes<G1>(n));
+            EXPECT_LE(msm::msm_witness_workspace_bytes<G2>(plan), msm::msm_witness_planned_workspace_bytes<G2>(n));
+            auto first = [&](const auto& v) { return std::span(v).first(n); };
+            const auto sc = std::span<const I>(s);
+            const jacobian<G1> want_a = naive_msm<G1>(first(bases.a), sc), want_b1 = naive_msm<G1>(first(bases.b1), sc);
+            const jacobian<G2> want_b2 = naive_msm<G2>(first(bases.b2), sc);
+            for (acc g2 : {acc::automatic, acc::xyzz, acc::batch_affine}) {
+                const plan_sums<TypeParam> got = run_plan<TypeParam>(bases, plan, st, g2);
+                EXPECT_TRUE(got.a == want_a) << G1::name << " " << shape << " n=" << n;
+                EXPECT_TRUE(got.b1 == want_b1) << G1::name << " " << shape << " n=" << n;
+                EXPECT_TRUE(got.b2 == want_b2)
+                    << G2::name << " " << shape << " n=" << n << " g2 accumulation " << int(g2);
+            }
+            EXPECT_TRUE(run_witness<G1>(first(bases.a), sc) == want_a) << shape << " n=" << n;  // the unshared calls
+            EXPECT_TRUE(run_witness<G1>(first(bases.b1), sc) == want_b1) << shape << " n=" << n;
+            EXPECT_TRUE(run_witness<G2>(first(bases.b2), sc) == want_b2) << shape << " n=" << n;
+        }
+}
+
+// A larger witness, Montgomery form: the others' digits take a narrower width than the plan was
+// sized for. The plan reads its buffer only: the scalars may change once it is built.
+TYPED_TEST(WitnessPlan, LargerMontgomeryWitnessAndScalarsOverwrittenAfterwards) {
+    SKIP_WITHOUT_GPU();
+    using G1 = typename TypeParam::g1;
+    using G2 = typename TypeParam::g2;
+    using Fr = typename G1::scalar;
+    using I = scalar_int<G1>;
+    gpu::stream st;
+    const size_t n = (size_t(1) << 16) + 3;
+    const plan_bases<TypeParam> bases(n, 51, st);
+    for (double bits : {0.9, 0.0}) {
+        const auto s = witness_scalars<G1>(n, bits, 52);
+        std::vector<I> mont(n);
+        for (size_t i = 0; i < n; ++i) mont[i] = Fr::from_canonical(s[i]).mont;
+        gpu::device_buffer<I> ds(n, st);
+        ds.upload(mont.data(), st);
+        const msm::device_options opt{.form = msm::scalar_form::montgomery};
+        const size_t plan_bytes = msm::witness_plan_bytes<Fr>(n, opt);
+        gpu::device_buffer<char> buffer(plan_bytes, st);
+        const msm::witness_plan<Fr> plan(ds.data(), n, buffer.data(), plan_bytes, st, opt);
+        CUZK_CUDA_CHECK(cudaMemsetAsync(ds.data(), 0xff, n * sizeof(I), st));  // no longer read
+        const plan_sums<TypeParam> got = run_plan<TypeParam>(bases, plan, st);
+        const auto sc = std::span<const I>(s);
+        EXPECT_TRUE(got.a == msm::msm_host<G1>(std::span<const affine<G1>>(bases.a), sc)) << "bits=" << bits;
+        EXPECT_TRUE(got.b1 == msm::msm_host<G1>(std::span<const affine<G1>>(bases.b1), sc)) << "bits=" << bits;
+        EXPECT_TRUE(got.b2 == msm::msm_host<G2>(std::span<const affine<G2>>(bases.b2), sc)) << "bits=" << bits;
+    }
+}
+
+TYPED_TEST(WitnessPlan, TooSmallABufferOrWorkspaceIsAnError) {
+    SKIP_WITHOUT_GPU();
+    using G1 = typename TypeParam::g1;
+    using G2 = typename TypeParam::g2;
+    using Fr = typename G1::scalar;
+    using I = scalar_int<G1>;
+    gpu::stream st;
+    const size_t n = 100;
+    const plan_bases<TypeParam> bases(n, 61, st);
+    const auto s = witness_scalars<G1>(n, 0.5, 62);
+    gpu::device_buffer<I> ds(n, st);
+    ds.upload(s.data(), st);
+    const size_t plan_bytes = msm::witness_plan_bytes<Fr>(n);
+    gpu::device_buffer<char> buffer(plan_bytes, st);
+    EXPECT_THROW(msm::witness_plan<Fr>(ds.data(), n, buffer.data(), plan_bytes - 1, st), invalid_argument);
+    const msm::witness_plan<Fr> plan(ds.data(), n, buffer.data(), plan_bytes, st);
+    const size_t bytes = msm::msm_witness_workspace_bytes<G2>(plan);
+    gpu::device_buffer<char> ws(bytes, st);
+    EXPECT_THROW(msm::msm_witness_device<G2>(bases.db2.data(), plan, ws.data(), bytes - 1, st), invalid_argument);
+    EXPECT_TRUE(msm::msm_witness_device<G2>(bases.db2.data(), plan, ws.data(), bytes, st) ==
+                naive_msm<G2>(std::span<const affine<G2>>(bases.b2), std::span<const I>(s)));
 }
 
 }  // namespace

@@ -14,7 +14,8 @@
 //                                       a compressed key's scalars, start a streamed key's upload
 //                                       (a chunked key goes up inside each MSM, a chunk at a time)
 //   compute (compute lock under split)  a, b, c from the resident circuit (checking every
-//                                       constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H
+//                                       constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H (B1,
+//                                       B2 and a dense key's A over one witness plan of z)
 //   finish                              wait for the worker's streams, then (outside the locks)
 //                                       the G2 MSM on the CPU if the policy puts it there, assembly
 // A compact proof (cuda_prover_options::proof_layout, staging::chunked only) uploads nothing in
@@ -263,7 +264,22 @@ public:
                               msm::witness_fixed_bases_workspace_bytes<G1>(nb),
                               G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nb) : size_t(0)});
         }
+        // The shared witness plan (shared_plan_count) in front of the MSMs that read it.
+        if (const size_t m = shared_plan_count(); m != 0)
+            b = std::max(b, msm::witness_plan_bytes<fr>(m) +
+                                std::max(msm::msm_witness_planned_workspace_bytes<G1>(m),
+                                         G2OnGpu ? msm::msm_witness_planned_workspace_bytes<G2>(m) : size_t(0)));
         return b;
+    }
+
+    /// The length of the scalar vector whose witness plan (msm/witness_plan.cuh) several MSMs of a
+    /// proof share: B's, z itself for A, B1 and B2 of a dense key, the gathered B scalars for B1
+    /// and B2 of a compressed one (A gathers other variables: its MSM plans alone). 0 under
+    /// staging::chunked, whose MSMs run a chunk of the bases at a time, each over its slice of the
+    /// scalars (a plan of the whole vector does not serve a slice), and plan alone.
+    size_t shared_plan_count() const {
+        if constexpr (Stage == staging::chunked) return 0;
+        return pk_->b_g1.size();
     }
 
     /// Under staging::chunked: where the chunk buffers start in a worker's MSM workspace (after
@@ -617,20 +633,43 @@ private:
         const integer* za = w.za_.size() != 0 ? reinterpret_cast<const integer*>(w.za_.data()) : zs;
         const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
         const size_t na = key.a.size(), nb = key.b_g1.size();
+        // One witness plan of B's scalars zb (msm/witness_plan.cuh): their split into 0, 1 and other
+        // and the others' sorted digits, made once in the front of the workspace and read by B1 and
+        // B2, and by A when it reads the same scalars (a dense key: za and zb are both z). Not for
+        // an MSM over a table of shifted bases (a table MSM plans alone: its digits name the
+        // table's copies, in the table's width), nor under staging::chunked (shared_plan_count).
+        // Made by the first MSM that reads it, whose stage time includes it; L and H come after
+        // the last reader and use the whole workspace.
+        std::optional<msm::witness_plan<fr>> plan;
+        const size_t plan_bytes = msm::witness_plan_bytes<fr>(shared_plan_count());
+        auto planned = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table,
+                                    gpu::device_buffer<affine<G>> detail::device_key<Curve>::*vec, const integer* s,
+                                    size_t count) -> std::optional<jacobian<G>> {
+            if constexpr (Stage == staging::chunked) {
+                return std::nullopt;
+            } else {
+                if (table || count != shared_plan_count() || s != zb) return std::nullopt;
+                if (!plan) plan.emplace(s, count, ws, plan_bytes, st, mont);
+                return msm::msm_witness_device<G>((dk->*vec).data(), *plan, ws + plan_bytes, ws_bytes - plan_bytes, st);
+            }
+        };
         auto msm_a = [&](const integer* s) {
             return clock.time("MSM A", [&] {
                 wait_for(0);
+                if (auto r = planned(tables_.a, &key_t::a, s, na)) return *r;
                 return key_msm(true, tables_.a, &key_t::a, key.a, s, na);
             });
         };
         auto msm_b = [&](const integer* s, msm_sums& r) {
             r.b1 = clock.time("MSM B G1", [&] {
                 wait_for(1);
+                if (auto p = planned(tables_.b_g1, &key_t::b_g1, s, nb)) return *p;
                 return key_msm(true, tables_.b_g1, &key_t::b_g1, key.b_g1, s, nb);
             });
             if constexpr (G2OnGpu) {
                 r.b2 = clock.time("MSM B G2", [&] {
                     wait_for(2);
+                    if (auto p = planned(tables_.b_g2, &key_t::b_g2, s, nb)) return *p;
                     return key_msm(true, tables_.b_g2, &key_t::b_g2, key.b_g2, s, nb);
                 });
             }

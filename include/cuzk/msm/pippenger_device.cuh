@@ -27,11 +27,14 @@
 //              inner sum is the same running-sum trick over the S segments, then a block-wide tree.
 //              (With shifted bases there is one big bucket set: it is folded as V groups of
 //              buckets, each like a window, and the host adds each group's offset g L times its
-//              plain total; see msm_run.)
+//              plain total; see msm_accumulate.)
 //  7. combine  the W window sums are copied to the host (one stream-ordered copy and a stream
 //              synchronisation) and combined by Horner's rule there: c doublings per window are
 //              a long serial chain, fast on a CPU core and slow on one GPU thread.
 //
+// Steps 1-3 read only the scalars (msm_sort_digits, per scalar field), steps 4-7 the sorted digits
+// and the points (msm_accumulate, per group): one set of sorted digits can serve several
+// accumulations over different bases (the witness plan's, witness_plan.cuh).
 // Scalars are reduced mod r (signed_digits.hpp); points are affine with (0, 0) as the identity.
 // Time depends on the scalars (vartime): MSM inputs are public or the caller accepts the leak.
 #pragma once
@@ -154,36 +157,35 @@ size_t radix_sort_bytes(size_t items, unsigned key_bits) {
     return bytes;
 }
 
-/// Every size and workspace offset of one MSM call, derived from (n, c) on the host.
-template <class G>
-struct device_plan {
-    using bucket = xyzz<G>;
+/// The group-independent half of an MSM's plan: windows, bucket keys, how the fold groups the
+/// buckets, and the region of steps 1-3 (digits, their sort, the bucket starts). It depends on
+/// the number of scalars and the window shape only, so one set of sorted digits serves
+/// accumulations over bases of any group with scalar field Fr (the witness plan shares them
+/// between G1 and G2 MSMs so: witness_plan.cuh).
+template <class Fr>
+struct digit_plan {
     size_t n = 0;
     unsigned c = 0, windows = 0, key_bits = 0;
-    uint32_t buckets = 0;       // per window, B = 2^(c-1)
-    unsigned bucket_sets = 0;   // W, or 1 with a table of shifted bases (fixed_bases.cuh)
-    uint32_t keys = 0;          // K = bucket_sets * B (the sentinel key is K)
-    size_t items = 0;           // W * n sorted pairs
-    bool batch_affine = false;  // step 4 by msm_accumulate_affine_kernel
-    size_t seg_len = 0;         // L: pairs per accumulation thread (batch-affine: 0, chosen in msm_run)
-    size_t segs = 0;            // T = ceil(items / L) (batch-affine: the most threads)
-    unsigned fold_sets = 0;     // V: groups the fold treats as windows (W; or 64+ for one big set)
-    uint32_t fold_buckets = 0;  // buckets per fold group (B, or B / V)
-    uint32_t fold_len = 0;      // M: buckets per level-1 fold thread (power of two)
-    uint32_t fold_segs = 0;     // S = fold_buckets / M per group
-    uint32_t fold2_len = 0;     // Q: level-1 segments per level-2 thread
+    uint32_t buckets = 0;        // per window, B = 2^(c-1)
+    unsigned bucket_sets = 0;    // W, or 1 with a table of shifted bases (fixed_bases.cuh)
+    uint32_t keys = 0;           // K = bucket_sets * B (the sentinel key is K)
+    size_t items = 0;            // W * n sorted pairs
+    bool shifted_bases = false;  // the points are a table of shifted bases
+    unsigned fold_sets = 0;      // V: groups the fold treats as windows (W; or 64+ for one big set)
+    uint32_t fold_buckets = 0;   // buckets per fold group (B, or B / V)
+    uint32_t fold_len = 0;       // M: buckets per level-1 fold thread (power of two)
+    uint32_t fold_segs = 0;      // S = fold_buckets / M per group
+    uint32_t fold2_len = 0;      // Q: level-1 segments per level-2 thread
     uint32_t fold2_threads = 0;
     size_t cub_bytes = 0;
-    // byte offsets into the workspace
-    size_t o_keys0, o_keys1, o_vals0, o_vals1, o_cub, o_start, o_buckets, o_head, o_tail, o_run, o_acc, o_win, o_tot,
-        o_overflow, total;
+    // byte offsets into the digit region, and its size
+    size_t o_keys0 = 0, o_keys1 = 0, o_vals0 = 0, o_vals1 = 0, o_cub = 0, o_start = 0, o_overflow = 0, bytes = 0;
 
+    digit_plan() = default;
     /// `shifted_bases`: the points come with copies 2^(cw) P for every window w, so every window
-    /// adds into one set of buckets (then opt.window_bits is the table's c). `min_seg_len`: a
-    /// floor on L, so that a plan for fewer points with the same c and accumulation needs no more
-    /// of any region than the plan it is bounded by (the witness MSM sizes its workspace so).
-    device_plan(size_t n_, const device_options& opt, bool shifted_bases = false, size_t min_seg_len = 0) : n(n_) {
-        using Fr = typename G::scalar;
+    /// adds into one set of buckets (then opt.window_bits is the table's c).
+    digit_plan(size_t n_, const device_options& opt, bool shifted_bases_ = false)
+        : n(n_), shifted_bases(shifted_bases_) {
         if (opt.scalar_bits > Fr::modulus_bits)
             throw invalid_argument("msm_device: scalar_bits " + std::to_string(opt.scalar_bits) + " exceeds the " +
                                    std::to_string(Fr::modulus_bits) + " bits of the scalar field");
@@ -201,20 +203,6 @@ struct device_plan {
         if (items >= (size_t(1) << 31))
             throw invalid_argument("msm_device: n = " + std::to_string(n) + " with " + std::to_string(windows) +
                                    " windows exceeds 2^31 sorted pairs; split the MSM");
-        // Accumulation: XYZZ, about 64k threads in flight, at least 8 pairs each. Batch-affine:
-        // segments are threads too, but their number (one wave) and length are chosen at run
-        // time (msm_run asks the occupancy API); segs is then the most threads there can be.
-        using acc = device_options::accumulation;
-        batch_affine = (opt.accumulate == acc::automatic ? device_accumulation<G>(items) : opt.accumulate) ==
-                       acc::batch_affine;
-        if (batch_affine) {
-            const size_t per_thread = size_t(affine_chains) * affine_min_chain;
-            segs = std::max<size_t>(1, std::min(affine_max_threads, (items + per_thread - 1) / per_thread));
-            seg_len = 0;
-        } else {
-            seg_len = std::max<size_t>({8, (items + 65535) / 65536, min_seg_len});
-            segs = std::max<size_t>(1, (items + seg_len - 1) / seg_len);
-        }
         if (!shifted_bases) {
             // Fold level 1: about 32k threads; level 2: up to msm_fold2_block threads per window.
             fold_sets = windows;
@@ -225,7 +213,7 @@ struct device_plan {
         } else {
             // One big bucket set: a single level-2 block would add thousands of segments in
             // series (17 ms at 2^15 buckets), so the set is folded as V groups of B / V buckets,
-            // each like a window, and the host adds the groups' offsets (msm_run).
+            // each like a window, and the host adds the groups' offsets (msm_accumulate).
             fold_sets = std::max<uint32_t>(std::min<uint32_t>(buckets, 64), buckets >> 13);
             fold_buckets = buckets / fold_sets;
             fold_len = std::max<uint32_t>(1, fold_buckets / msm_fold2_block);
@@ -235,22 +223,81 @@ struct device_plan {
         fold2_len = fold_segs / fold2_threads;
         if (items != 0) cub_bytes = radix_sort_bytes<uint32_t>(items, key_bits);
         workspace_layout ws;
-        auto take = [&](size_t bytes) { return ws.take(bytes); };
+        auto take = [&](size_t b) { return ws.take(b); };
         o_keys0 = take(items * 4);
         o_keys1 = take(items * 4);
         o_vals0 = take(items * 4);
         o_vals1 = take(items * 4);
         o_cub = take(cub_bytes);
         o_start = take((size_t(keys) + 1) * 4);
-        o_buckets = take(size_t(keys) * sizeof(bucket));
+        o_overflow = take(sizeof(uint32_t));  // set by a scalar that does not fit the windows
+        bytes = ws.total;
+    }
+
+    /// True when room sized for `bound` holds this plan's digit region and, for any group, the
+    /// accumulation region of a device_plan over it with bound's accumulation and a segment
+    /// length no shorter than bound's: the digit region and every count an accumulation region
+    /// is sized by (buckets, sorted pairs, fold entries) are no larger. Same c and fewer points
+    /// always fit; a narrower c may not (more windows).
+    bool fits_in(const digit_plan& bound) const {
+        auto fold_entries = [](const digit_plan& p) { return size_t(p.fold_sets) * p.fold_segs; };
+        auto fold2_entries = [](const digit_plan& p) { return size_t(p.fold_sets) * (p.fold2_threads + 1); };
+        return bytes <= bound.bytes && items <= bound.items && keys <= bound.keys &&
+               shifted_bases == bound.shifted_bases && fold_entries(*this) <= fold_entries(bound) &&
+               fold_sets <= bound.fold_sets && fold2_entries(*this) <= fold2_entries(bound);
+    }
+};
+
+/// Every size and workspace offset of one MSM call, derived from (n, c) on the host: the digit
+/// plan (steps 1-3) and the group's accumulation (steps 4-7). One MSM's workspace is the digit
+/// region followed by the accumulation region.
+template <class G>
+struct device_plan {
+    using bucket = xyzz<G>;
+    digit_plan<typename G::scalar> digits;
+    bool batch_affine = false;  // step 4 by msm_accumulate_affine_kernel
+    size_t seg_len = 0;         // L: pairs per accumulation thread (batch-affine: 0, chosen in msm_accumulate)
+    size_t segs = 0;            // T = ceil(items / L) (batch-affine: the most threads)
+    // byte offsets into the accumulation region, and its size
+    size_t o_buckets, o_head, o_tail, o_run, o_acc, o_win, o_tot, accumulation_bytes;
+    size_t total;  // digits.bytes + accumulation_bytes: a whole MSM's workspace
+
+    /// `shifted_bases`: see digit_plan. `min_seg_len`: a floor on L, so that a plan for fewer
+    /// points with the same c and accumulation needs no more of any region than the plan it is
+    /// bounded by (the witness MSM sizes its workspace so).
+    device_plan(size_t n, const device_options& opt, bool shifted_bases = false, size_t min_seg_len = 0)
+        : device_plan(digit_plan<typename G::scalar>(n, opt, shifted_bases), opt.accumulate, min_seg_len) {}
+
+    /// The accumulation over given digits.
+    device_plan(const digit_plan<typename G::scalar>& d, device_options::accumulation accumulate,
+                size_t min_seg_len = 0)
+        : digits(d) {
+        const size_t items = d.items;
+        // Accumulation: XYZZ, about 64k threads in flight, at least 8 pairs each. Batch-affine:
+        // segments are threads too, but their number (one wave) and length are chosen at run
+        // time (msm_accumulate asks the occupancy API); segs is then the most threads there can be.
+        using acc = device_options::accumulation;
+        batch_affine = (accumulate == acc::automatic ? device_accumulation<G>(items) : accumulate) == acc::batch_affine;
+        if (batch_affine) {
+            const size_t per_thread = size_t(affine_chains) * affine_min_chain;
+            segs = std::max<size_t>(1, std::min(affine_max_threads, (items + per_thread - 1) / per_thread));
+            seg_len = 0;
+        } else {
+            seg_len = std::max<size_t>({8, (items + 65535) / 65536, min_seg_len});
+            segs = std::max<size_t>(1, (items + seg_len - 1) / seg_len);
+        }
+        workspace_layout ws;
+        auto take = [&](size_t bytes) { return ws.take(bytes); };
+        o_buckets = take(size_t(d.keys) * sizeof(bucket));
         o_head = take(segs * sizeof(bucket));
         o_tail = take(segs * sizeof(bucket));
-        o_run = take(size_t(fold_sets) * fold_segs * sizeof(bucket));
-        o_acc = take(size_t(fold_sets) * fold_segs * sizeof(bucket));
-        o_win = take(size_t(fold_sets) * sizeof(bucket));
-        o_tot = take(size_t(fold_sets) * (fold2_threads + 1) * sizeof(bucket));  // T scratch per group, then V totals
-        o_overflow = take(sizeof(uint32_t));  // set by a scalar that does not fit the windows
-        total = ws.total;
+        o_run = take(size_t(d.fold_sets) * d.fold_segs * sizeof(bucket));
+        o_acc = take(size_t(d.fold_sets) * d.fold_segs * sizeof(bucket));
+        o_win = take(size_t(d.fold_sets) * sizeof(bucket));
+        // T scratch per group, then V totals
+        o_tot = take(size_t(d.fold_sets) * (d.fold2_threads + 1) * sizeof(bucket));
+        accumulation_bytes = ws.total;
+        total = d.bytes + accumulation_bytes;
     }
 };
 
@@ -501,30 +548,59 @@ size_t msm_device_workspace_bytes(size_t n, const device_options& opt = {}) {
 
 namespace detail {
 
-/// Steps 1-7 for a plan; table_stride != 0 when `points` is a table of shifted bases
-/// (fixed_bases.cuh) with that many points per window. With `indices` (device memory, plan.n
-/// entries) the MSM is over the scalars and points at those indices only. `points_needed`, if
-/// set, runs on the host once steps 1-3 (which read only the scalars) are enqueued and before
-/// the first kernel that reads the points: msm_device_from_host uploads the points there,
-/// overlapping the sort. This one function per group launches every MSM kernel: the unit that
-/// cuzk::instances precompiles (cuzk/instances.hpp).
-template <class G>
-jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
-                    const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,
-                    size_t workspace_bytes, cudaStream_t stream, scalar_form form,
-                    const std::function<void()>& points_needed) {
-    using bucket = xyzz<G>;
-    using Fr = typename G::scalar;
-    const size_t n = plan.n;
-    if (workspace_bytes < plan.total)
-        throw invalid_argument("msm_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
-                               std::to_string(plan.total));
-    char* ws = static_cast<char*>(workspace);
+/// Device pointers to one MSM's sorted digits (steps 1-3, in a digit_plan's region): what the
+/// accumulation (steps 4-7) reads, and never writes.
+struct sorted_digits {
+    const uint32_t* keys = nullptr;      // sorted keys: bucket k, or the sentinel K for a zero digit
+    const uint32_t* vals = nullptr;      // point index | sign << 31, in the keys' order
+    const uint32_t* start = nullptr;     // start[k]: first position of key k, k in [0, K]
+    const uint32_t* overflow = nullptr;  // non-zero when a scalar does not fit the windows
+};
+
+/// Steps 1-3 for a digit plan into its region (plan.bytes bytes at `region`), on `stream`:
+/// table_stride != 0 when the points are a table of shifted bases (fixed_bases.cuh) with that
+/// many points per window; with `indices` (device memory, plan.n entries) the digits are those
+/// of the scalars at those indices, and name their points so. Reads only the scalars: the
+/// result serves accumulations over any bases of the same shape.
+template <class Fr>
+sorted_digits msm_sort_digits(const digit_plan<Fr>& plan, const typename Fr::integer* scalars, const uint32_t* indices,
+                              size_t table_stride, void* region, cudaStream_t stream, scalar_form form) {
+    char* ws = static_cast<char*>(region);
     uint32_t* keys0 = reinterpret_cast<uint32_t*>(ws + plan.o_keys0);
     uint32_t* keys1 = reinterpret_cast<uint32_t*>(ws + plan.o_keys1);
     uint32_t* vals0 = reinterpret_cast<uint32_t*>(ws + plan.o_vals0);
     uint32_t* vals1 = reinterpret_cast<uint32_t*>(ws + plan.o_vals1);
     uint32_t* start = reinterpret_cast<uint32_t*>(ws + plan.o_start);
+    uint32_t* overflow = reinterpret_cast<uint32_t*>(ws + plan.o_overflow);
+    const unsigned blk = detail::msm_block;
+    auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
+
+    CUZK_CUDA_CHECK(cudaMemsetAsync(overflow, 0, sizeof(uint32_t), stream));
+    detail::msm_digits_kernel<Fr><<<grid(plan.n, blk), blk, 0, stream>>>(
+        keys0, vals0, overflow, scalars, indices, plan.n, plan.c, plan.windows, form, table_stride);
+    CUZK_CUDA_CHECK_LAUNCH("msm_digits_kernel");
+
+    cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
+    size_t cub_bytes = plan.cub_bytes;
+    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws + plan.o_cub, cub_bytes, dk, dv, int(plan.items), 0,
+                                                    int(plan.key_bits), stream));
+
+    detail::msm_starts_kernel<uint32_t>
+        <<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, dk.Current(), plan.items, plan.keys);
+    CUZK_CUDA_CHECK_LAUNCH("msm_starts_kernel");
+    return {dk.Current(), dv.Current(), start, overflow};
+}
+
+/// Steps 4-7 for a plan over sorted digits (plan.digits' shape), its accumulation region
+/// (plan.accumulation_bytes bytes at `region`) and the points the digits name, on `stream`;
+/// waits for `stream` and returns the sum. The digits are only read: several accumulations
+/// (over different bases) may use them one after another.
+template <class G>
+jacobian<G> msm_accumulate(const device_plan<G>& plan, const sorted_digits& d, const affine<G>* points, void* region,
+                           cudaStream_t stream) {
+    using bucket = xyzz<G>;
+    const auto& dp = plan.digits;
+    char* ws = static_cast<char*>(region);
     bucket* buckets = reinterpret_cast<bucket*>(ws + plan.o_buckets);
     bucket* head = reinterpret_cast<bucket*>(ws + plan.o_head);
     bucket* tail = reinterpret_cast<bucket*>(ws + plan.o_tail);
@@ -532,28 +608,10 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
     bucket* acc = reinterpret_cast<bucket*>(ws + plan.o_acc);
     bucket* win = reinterpret_cast<bucket*>(ws + plan.o_win);
     bucket* tot = reinterpret_cast<bucket*>(ws + plan.o_tot);  // T scratch rows, then the V totals
-    uint32_t* overflow = reinterpret_cast<uint32_t*>(ws + plan.o_overflow);
 
     const unsigned blk = detail::msm_block;
     auto grid = [](size_t threads, unsigned block) { return unsigned((threads + block - 1) / block); };
 
-    CUZK_CUDA_CHECK(cudaMemsetAsync(overflow, 0, sizeof(uint32_t), stream));
-    detail::msm_digits_kernel<Fr><<<grid(n, blk), blk, 0, stream>>>(keys0, vals0, overflow, scalars, indices, n, plan.c,
-                                                                    plan.windows, form, table_stride);
-    CUZK_CUDA_CHECK_LAUNCH("msm_digits_kernel");
-
-    cub::DoubleBuffer<uint32_t> dk(keys0, keys1), dv(vals0, vals1);
-    size_t cub_bytes = plan.cub_bytes;
-    CUZK_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(ws + plan.o_cub, cub_bytes, dk, dv, int(plan.items), 0,
-                                                    int(plan.key_bits), stream));
-    const uint32_t* skeys = dk.Current();
-    const uint32_t* svals = dv.Current();
-
-    detail::msm_starts_kernel<uint32_t>
-        <<<grid(plan.items + 1, 256), 256, 0, stream>>>(start, skeys, plan.items, plan.keys);
-    CUZK_CUDA_CHECK_LAUNCH("msm_starts_kernel");
-
-    if (points_needed) points_needed();
     size_t seg_len = plan.seg_len, segs = plan.segs;
     if (plan.batch_affine) {
         // One full wave: as many threads as fit on the GPU at once (at most plan.segs), each
@@ -565,68 +623,89 @@ jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t 
             cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, msm_accumulate_affine_kernel<G>, affine_block, 0));
         const size_t wave = std::max<size_t>(1, size_t(sms) * size_t(per_sm) * affine_block);
         const size_t threads = std::min(plan.segs, wave);
-        const size_t chain_len = (plan.items + threads * affine_chains - 1) / (threads * affine_chains);
+        const size_t chain_len = (dp.items + threads * affine_chains - 1) / (threads * affine_chains);
         seg_len = chain_len * affine_chains;
-        segs = (plan.items + seg_len - 1) / seg_len;
+        segs = (dp.items + seg_len - 1) / seg_len;
         detail::msm_accumulate_affine_kernel<G><<<grid(segs, affine_block), affine_block, 0, stream>>>(
-            buckets, head, tail, skeys, svals, start, points, chain_len, segs, plan.keys);
+            buckets, head, tail, d.keys, d.vals, d.start, points, chain_len, segs, dp.keys);
         CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_affine_kernel");
     } else {
-        detail::msm_accumulate_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, skeys, svals, start,
-                                                                              points, seg_len, segs, plan.keys);
+        detail::msm_accumulate_kernel<G><<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, d.keys, d.vals,
+                                                                              d.start, points, seg_len, segs, dp.keys);
         CUZK_CUDA_CHECK_LAUNCH("msm_accumulate_kernel");
     }
 
     detail::msm_fixup_short_kernel<G>
-        <<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start, seg_len, segs, plan.keys);
+        <<<grid(segs, blk), blk, 0, stream>>>(buckets, head, tail, d.keys, d.start, seg_len, segs, dp.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_fixup_short_kernel");
     detail::msm_fixup_long_kernel<G>
-        <<<grid(segs * 32, blk), blk, 0, stream>>>(buckets, head, tail, skeys, start, seg_len, segs, plan.keys);
+        <<<grid(segs * 32, blk), blk, 0, stream>>>(buckets, head, tail, d.keys, d.start, seg_len, segs, dp.keys);
     CUZK_CUDA_CHECK_LAUNCH("msm_fixup_long_kernel");
 
-    detail::msm_fold1_kernel<G><<<grid(size_t(plan.fold_sets) * plan.fold_segs, blk), blk, 0, stream>>>(
-        run, acc, buckets, start, plan.fold_buckets, plan.fold_len, plan.fold_segs, plan.fold_sets);
+    detail::msm_fold1_kernel<G><<<grid(size_t(dp.fold_sets) * dp.fold_segs, blk), blk, 0, stream>>>(
+        run, acc, buckets, d.start, dp.fold_buckets, dp.fold_len, dp.fold_segs, dp.fold_sets);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold1_kernel");
 
-    bucket* totals = tot + size_t(plan.fold_sets) * plan.fold2_threads;
-    detail::msm_fold2_kernel<G><<<plan.fold_sets, plan.fold2_threads, 0, stream>>>(
-        win, totals, run, acc, tot, plan.fold_len, plan.fold_segs, plan.fold2_len);
+    bucket* totals = tot + size_t(dp.fold_sets) * dp.fold2_threads;
+    detail::msm_fold2_kernel<G><<<dp.fold_sets, dp.fold2_threads, 0, stream>>>(win, totals, run, acc, tot, dp.fold_len,
+                                                                               dp.fold_segs, dp.fold2_len);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold2_kernel");
 
-    std::vector<bucket> window_sums(plan.fold_sets), group_totals(plan.fold_sets);
+    std::vector<bucket> window_sums(dp.fold_sets), group_totals(dp.fold_sets);
     uint32_t overflowed = 0;
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(&overflowed, overflow, sizeof overflowed, cudaMemcpyDeviceToHost, stream));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(&overflowed, d.overflow, sizeof overflowed, cudaMemcpyDeviceToHost, stream));
     CUZK_CUDA_CHECK(
-        cudaMemcpyAsync(window_sums.data(), win, plan.fold_sets * sizeof(bucket), cudaMemcpyDeviceToHost, stream));
-    if (table_stride != 0)
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(group_totals.data(), totals, plan.fold_sets * sizeof(bucket),
+        cudaMemcpyAsync(window_sums.data(), win, dp.fold_sets * sizeof(bucket), cudaMemcpyDeviceToHost, stream));
+    if (dp.shifted_bases)
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(group_totals.data(), totals, dp.fold_sets * sizeof(bucket),
                                         cudaMemcpyDeviceToHost, stream));
     CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
     if (overflowed != 0)
-        throw invalid_argument("msm_device: a scalar does not fit in " + std::to_string(plan.windows) + " windows of " +
-                               std::to_string(plan.c) + " bits (scalar_bits promised too few)");
+        throw invalid_argument("msm_device: a scalar does not fit in " + std::to_string(dp.windows) + " windows of " +
+                               std::to_string(dp.c) + " bits (scalar_bits promised too few)");
 
-    if (table_stride != 0) {
+    if (dp.shifted_bases) {
         // One bucket set folded as V groups of L buckets: group g's weights are off by g L, so
         // sum_b (b + 1) B_b = sum_g window_g + L * sum_g g total_g (running sums from the top).
         bucket sum = bucket::identity(), running = bucket::identity(), weighted = bucket::identity();
         for (const bucket& w : window_sums) sum += w;
-        for (unsigned g = plan.fold_sets - 1; g > 0; --g) {
+        for (unsigned g = dp.fold_sets - 1; g > 0; --g) {
             running += group_totals[g];
             weighted += running;
         }
-        for (uint32_t l = plan.fold_buckets; l > 1; l /= 2) weighted = weighted.dbl();
+        for (uint32_t l = dp.fold_buckets; l > 1; l /= 2) weighted = weighted.dbl();
         return to_jacobian(sum + weighted);
     }
 
     // Horner on the host: R = 2^c R + window_w from the top window down.
     bucket r = bucket::identity();
-    for (unsigned w = plan.windows; w-- > 0;) {
-        if (w + 1 != plan.windows)
-            for (unsigned k = 0; k < plan.c; ++k) r = r.dbl();
+    for (unsigned w = dp.windows; w-- > 0;) {
+        if (w + 1 != dp.windows)
+            for (unsigned k = 0; k < dp.c; ++k) r = r.dbl();
         r += window_sums[w];
     }
     return to_jacobian(r);
+}
+
+/// Steps 1-7 for a plan; table_stride != 0 when `points` is a table of shifted bases
+/// (fixed_bases.cuh) with that many points per window. With `indices` (device memory, plan.n
+/// entries) the MSM is over the scalars and points at those indices only. `points_needed`, if
+/// set, runs on the host once steps 1-3 (which read only the scalars) are enqueued and before
+/// the first kernel that reads the points: msm_device_from_host uploads the points there,
+/// overlapping the sort. The kernels are launched by msm_sort_digits (per scalar field) and
+/// msm_accumulate (per group), the units cuzk::instances precompiles (cuzk/instances.hpp).
+template <class G>
+jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
+                    const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,
+                    size_t workspace_bytes, cudaStream_t stream, scalar_form form,
+                    const std::function<void()>& points_needed) {
+    if (workspace_bytes < plan.total)
+        throw invalid_argument("msm_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
+                               std::to_string(plan.total));
+    char* ws = static_cast<char*>(workspace);
+    const sorted_digits d = msm_sort_digits(plan.digits, scalars, indices, table_stride, ws, stream, form);
+    if (points_needed) points_needed();
+    return msm_accumulate<G>(plan, d, points, ws + plan.digits.bytes, stream);
 }
 
 }  // namespace detail
@@ -677,15 +756,24 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
 }  // namespace cuzk::msm
 
 /// Explicit instantiation (prefix empty) or its extern declaration (prefix `extern`) of the
-/// device MSM for group G: see cuzk/instances.hpp.
-#define CUZK_MSM_INSTANCES(prefix, G)                                                                            \
-    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_run<G>(                                           \
-        const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::affine<G>*, size_t, const G::scalar::integer*, \
-        const uint32_t*, void*, size_t, cudaStream_t, ::cuzk::msm::scalar_form, const std::function<void()>&);
+/// device MSM for group G (its accumulation; the digits are per scalar field, below): see
+/// cuzk/instances.hpp.
+#define CUZK_MSM_INSTANCES(prefix, G)                                                          \
+    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_accumulate<G>(                  \
+        const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::msm::detail::sorted_digits&, \
+        const ::cuzk::affine<G>*, void*, cudaStream_t);
 
-/// The family's group-independent part (src/instances/msm_bn254_g1.cu compiles it).
-#define CUZK_MSM_SHARED_INSTANCES(prefix) \
-    prefix template size_t cuzk::msm::detail::radix_sort_bytes<uint32_t>(size_t, unsigned);
+/// The same for the digits and their sort over scalar field F (shared by G1 and G2).
+#define CUZK_MSM_FIELD_INSTANCES(prefix, F)                                                                         \
+    prefix template ::cuzk::msm::detail::sorted_digits cuzk::msm::detail::msm_sort_digits<F>(                       \
+        const ::cuzk::msm::detail::digit_plan<F>&, const F::integer*, const uint32_t*, size_t, void*, cudaStream_t, \
+        ::cuzk::msm::scalar_form);
+
+/// The family's group-independent part (src/instances/msm_bn254_g1.cu compiles it): the CUB size
+/// query and the digits of every scalar field.
+#define CUZK_MSM_SHARED_INSTANCES(prefix)                                                   \
+    prefix template size_t cuzk::msm::detail::radix_sort_bytes<uint32_t>(size_t, unsigned); \
+    CUZK_FOR_EACH_INSTANCE_FIELD(CUZK_MSM_FIELD_INSTANCES, prefix)
 
 #if defined(CUZK_PRECOMPILED)
 #include "cuzk/instances.hpp"

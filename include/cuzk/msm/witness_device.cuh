@@ -17,6 +17,14 @@
 // With a table of shifted bases (fixed_bases.cuh) step 4 uses the table and step 3 its first
 // row (the points themselves).
 //
+// Steps 1, 2 and the digits and sort of step 4 read only the scalars: they are a witness plan
+// (witness_plan.cuh). The call above makes its own in the front of its workspace; several MSMs
+// over the same scalars and bases of the same length can share one instead:
+//
+//   msm::witness_plan<Fr> plan(d_scalars, n, buf, msm::witness_plan_bytes<Fr>(n), stream);
+//   size_t bytes = msm::msm_witness_workspace_bytes<G>(plan);       // the rest: ones, buckets
+//   jacobian<G> r = msm::msm_witness_device<G>(d_points, plan, ws, bytes, stream);
+//
 // At 90% bits this replaces ~n bucket additions per window (~13 windows at 2^24) by ~0.9 n
 // additions in all plus Pippenger on 0.1 n points.
 #pragma once
@@ -25,15 +33,13 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cub/device/device_partition.cuh>
 #include <string>
-#include <thrust/iterator/counting_iterator.h>
-#include <thrust/iterator/discard_iterator.h>
 
 #include "cuzk/core/error.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/msm/witness_plan.cuh"
 
 namespace cuzk::msm {
 
@@ -41,22 +47,6 @@ namespace detail {
 
 inline constexpr unsigned witness_sum_block = 256;      // threads per block of the ones sum
 inline constexpr unsigned witness_sum_max_blocks = 1024;  // partial sums the second pass adds
-
-/// Step 1: cls[i] = 0, 1 or 2 for a scalar equal to 0, to 1, or anything else (mod r).
-template <class Fr>
-__global__ void witness_classify_kernel(uint8_t* cls, const typename Fr::integer* scalars, size_t n, scalar_form form) {
-    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    const typename Fr::integer s = reduce_scalar<Fr>(scalars[i], form);
-    cls[i] = s.is_zero() ? 0 : s == Fr::integer::from_u64(1) ? 1 : 2;
-}
-
-/// Partition predicate: the scalar at index i has class k.
-struct witness_class_is {
-    const uint8_t* cls;
-    uint8_t k;
-    __host__ __device__ bool operator()(uint32_t i) const { return cls[i] == k; }
-};
 
 /// Adds a warp's values into lane 0 (full additions as calls: this runs once per warp).
 template <class G>
@@ -103,125 +93,117 @@ __global__ void __launch_bounds__(witness_sum_block) witness_fold_kernel(xyzz<G>
     if (threadIdx.x == 0) *out = acc;
 }
 
-/// Temporary bytes CUB's three-way partition of n Index positions by witness class needs. A
-/// template (Index is uint32_t) only so that cuzk::instances can compile it once: the size query
-/// instantiates CUB's partition kernels, which every TU that plans a witness MSM would compile again.
-template <class Index>
-size_t witness_partition_bytes(size_t n) {
-    size_t bytes = 0;
-    CUZK_CUDA_CHECK(cub::DevicePartition::If(nullptr, bytes, thrust::counting_iterator<Index>(0),
-                                             static_cast<Index*>(nullptr), static_cast<Index*>(nullptr),
-                                             thrust::make_discard_iterator(), static_cast<Index*>(nullptr), int64_t(n),
-                                             witness_class_is{nullptr, 1}, witness_class_is{nullptr, 2}));
-    return bytes;
-}
-
-/// Sizes and workspace offsets of one witness MSM over n scalars (host).
+/// Regions of the workspace of one witness MSM over a plan (host): the ones' partial sums and
+/// the accumulation region of Pippenger over the others, sized for a plan whose digits fit in
+/// `bound` (all n scalars others) and the given accumulation.
 template <class G>
-struct witness_plan {
+struct witness_msm_layout {
     using bucket = xyzz<G>;
-    size_t n = 0, cub_bytes = 0;
-    device_plan<G> rest;  // the Pippenger plan for all n (the most the rest can need)
-    size_t o_cls, o_ones, o_others, o_counts, o_partials, o_result, o_cub, o_msm, total;
+    device_plan<G> rest;  // Pippenger over all n: the most the others can need
+    size_t o_partials = 0, o_result = 0, o_accumulation = 0, total = 0;
 
-    witness_plan(size_t n_, const device_options& opt, bool shifted_bases) : n(n_), rest(n_, opt, shifted_bases) {
-        cub_bytes = witness_partition_bytes<uint32_t>(n);
+    witness_msm_layout(const digit_plan<typename G::scalar>& bound, device_options::accumulation accumulate)
+        : rest(bound, accumulate) {
         workspace_layout ws;
-        auto take = [&](size_t bytes) { return ws.take(bytes); };
-        o_cls = take(n);
-        o_ones = take(n * 4);
-        o_others = take(n * 4);
-        o_counts = take(2 * 4);
-        o_partials = take(witness_sum_max_blocks * sizeof(bucket));
-        o_result = take(sizeof(bucket));
-        o_cub = take(cub_bytes);
-        o_msm = take(rest.total);
+        o_partials = ws.take(witness_sum_max_blocks * sizeof(bucket));
+        o_result = ws.take(sizeof(bucket));
+        o_accumulation = ws.take(rest.accumulation_bytes);
         total = ws.total;
     }
 };
 
-/// Steps 1-4 (the one function per group that launches the witness kernels; cuzk::instances
-/// precompiles it). points: the bases, or a table of shifted bases with table_stride points
-/// per window and window width table_c (0 for plain bases).
+/// Steps 3 and 4 over a built plan: the ones' sum, and the accumulation of the others' buckets
+/// from the plan's sorted digits. The one function per group that launches the witness MSM's
+/// own kernels (cuzk::instances precompiles it). points: plain bases, or a table of shifted
+/// bases when the plan's digits were made for one.
 template <class G>
-jacobian<G> msm_witness_run(const affine<G>* points, size_t table_stride, unsigned table_c,
-                            const typename G::scalar::integer* scalars, size_t n, void* workspace,
-                            size_t workspace_bytes, cudaStream_t stream, const device_options& opt) {
-    using Fr = typename G::scalar;
+jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_state<typename G::scalar>& plan,
+                                void* workspace, size_t workspace_bytes, cudaStream_t stream,
+                                device_options::accumulation accumulate) {
     using bucket = xyzz<G>;
-    if (n == 0) return jacobian<G>::identity();
-    if (n >= (size_t(1) << 31)) throw invalid_argument("msm_witness_device: n must be below 2^31");
-    device_options o = opt;
-    if (table_stride != 0) o.window_bits = table_c;
-    const witness_plan<G> plan(n, o, table_stride != 0);
-    if (workspace_bytes < plan.total)
-        throw invalid_argument("msm_witness_device: workspace of " + std::to_string(workspace_bytes) +
-                               " bytes, need " + std::to_string(plan.total));
+    if (plan.n == 0) return jacobian<G>::identity();
+    const witness_msm_layout<G> layout(plan.bound, accumulate);
+    if (workspace_bytes < layout.total)
+        throw invalid_argument("msm_witness_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
+                               std::to_string(layout.total));
     char* ws = static_cast<char*>(workspace);
-    uint8_t* cls = reinterpret_cast<uint8_t*>(ws + plan.o_cls);
-    uint32_t* ones = reinterpret_cast<uint32_t*>(ws + plan.o_ones);
-    uint32_t* others = reinterpret_cast<uint32_t*>(ws + plan.o_others);
-    uint32_t* counts = reinterpret_cast<uint32_t*>(ws + plan.o_counts);
-    bucket* partials = reinterpret_cast<bucket*>(ws + plan.o_partials);
-    bucket* result = reinterpret_cast<bucket*>(ws + plan.o_result);
-
-    const unsigned blk = 256;
-    witness_classify_kernel<Fr><<<unsigned((n + blk - 1) / blk), blk, 0, stream>>>(cls, scalars, n, o.form);
-    CUZK_CUDA_CHECK_LAUNCH("witness_classify_kernel");
-    size_t cub_bytes = plan.cub_bytes;
-    CUZK_CUDA_CHECK(cub::DevicePartition::If(ws + plan.o_cub, cub_bytes, thrust::counting_iterator<uint32_t>(0), ones,
-                                             others, thrust::make_discard_iterator(), counts, int64_t(n),
-                                             witness_class_is{cls, 1}, witness_class_is{cls, 2}, stream));
-    uint32_t count[2] = {0, 0};
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(count, counts, sizeof count, cudaMemcpyDeviceToHost, stream));
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
-    const size_t n_ones = count[0], n_others = count[1];
+    bucket* partials = reinterpret_cast<bucket*>(ws + layout.o_partials);
+    bucket* result = reinterpret_cast<bucket*>(ws + layout.o_result);
 
     bucket ones_sum = bucket::identity();
-    if (n_ones != 0) {
+    if (plan.n_ones != 0) {
         const size_t per_block = size_t(witness_sum_block) * 8;  // at least ~8 additions per thread
-        const unsigned blocks =
-            unsigned(std::min<size_t>(witness_sum_max_blocks, (n_ones + per_block - 1) / per_block));
-        witness_ones_kernel<G><<<blocks, witness_sum_block, 0, stream>>>(partials, points, ones, counts);
+        const unsigned blocks = unsigned(
+            std::min<size_t>(witness_sum_max_blocks, (plan.n_ones + per_block - 1) / per_block));
+        witness_ones_kernel<G><<<blocks, witness_sum_block, 0, stream>>>(partials, points, plan.ones, plan.counts);
         CUZK_CUDA_CHECK_LAUNCH("witness_ones_kernel");
         witness_fold_kernel<G><<<1, witness_sum_block, 0, stream>>>(result, partials, blocks);
         CUZK_CUDA_CHECK_LAUNCH("witness_fold_kernel");
-        // Waited for by msm_run's synchronisation below, or by the one after.
+        // Waited for by msm_accumulate's synchronisation below, or by the one after.
         CUZK_CUDA_CHECK(cudaMemcpyAsync(&ones_sum, result, sizeof(bucket), cudaMemcpyDeviceToHost, stream));
     }
     jacobian<G> rest = jacobian<G>::identity();
-    if (n_others != 0) {
-        device_plan<G> p(n_others, o, table_stride != 0);
-        // The window width for fewer points may differ from the one the workspace was sized
-        // for; with that width (same c, fewer points) every region is no larger.
-        if (p.total > plan.rest.total) {
-            device_options same = o;
-            same.window_bits = plan.rest.c;
-            same.accumulate = plan.rest.batch_affine ? device_options::accumulation::batch_affine
-                                                     : device_options::accumulation::xyzz;
-            p = device_plan<G>(n_others, same, table_stride != 0, plan.rest.seg_len);
+    if (plan.n_others != 0) {
+        // The accumulation chosen for fewer sorted pairs may differ from the one the workspace
+        // was sized for and need more; that one then serves (the plan's digits fit in the
+        // bound's, and a segment length no shorter makes no more segments).
+        device_plan<G> p(plan.digits, accumulate);
+        if (p.accumulation_bytes > layout.rest.accumulation_bytes) {
+            using acc = device_options::accumulation;
+            p = device_plan<G>(plan.digits, layout.rest.batch_affine ? acc::batch_affine : acc::xyzz,
+                               layout.rest.seg_len);
+            if (p.accumulation_bytes > layout.rest.accumulation_bytes)
+                throw error("msm_witness_device: the plan's digits outgrow the workspace sized for them");
         }
-        rest = msm_run<G>(p, points, table_stride, scalars, others, ws + plan.o_msm, plan.rest.total, stream, o.form, {});
+        rest = msm_accumulate<G>(p, plan.sorted, points, ws + layout.o_accumulation, stream);
     } else {
         CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
     }
     return rest + to_jacobian(ones_sum);
 }
 
+/// Workspace bytes of a witness MSM that makes its own plan: the plan's buffer, then the MSM's.
+template <class G>
+size_t witness_workspace_bytes(size_t n, const device_options& opt, bool shifted_bases) {
+    if (n == 0) return 0;
+    const witness_plan_layout<typename G::scalar> plan(n, opt, shifted_bases);
+    return plan.total + witness_msm_layout<G>(plan.bound, opt.accumulate).total;
+}
+
+/// A witness MSM with its own plan in the front of its workspace. points: the bases, or a table
+/// of shifted bases with table_stride points per window and window width table_c (0 for plain
+/// bases).
+template <class G>
+jacobian<G> msm_witness_run(const affine<G>* points, size_t table_stride, unsigned table_c,
+                            const typename G::scalar::integer* scalars, size_t n, void* workspace,
+                            size_t workspace_bytes, cudaStream_t stream, const device_options& opt) {
+    if (n == 0) return jacobian<G>::identity();
+    if (n >= (size_t(1) << 31)) throw invalid_argument("msm_witness_device: n must be below 2^31");
+    device_options o = opt;
+    if (table_stride != 0) o.window_bits = table_c;
+    const size_t plan_bytes = witness_plan_layout<typename G::scalar>(n, o, table_stride != 0).total;
+    const size_t need = witness_workspace_bytes<G>(n, o, table_stride != 0);
+    if (workspace_bytes < need)
+        throw invalid_argument("msm_witness_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
+                               std::to_string(need));
+    char* ws = static_cast<char*>(workspace);
+    const auto plan = witness_plan_build<typename G::scalar>(scalars, n, table_stride, ws, plan_bytes, stream, o);
+    return msm_witness_planned<G>(points, plan, ws + plan_bytes, workspace_bytes - plan_bytes, stream, o.accumulate);
+}
+
 }  // namespace detail
 
-/// Workspace bytes msm_witness_device needs for n points (and the same options).
+/// Workspace bytes msm_witness_device needs for n points (and the same options): its own plan
+/// (witness_plan_bytes) and the MSM over it.
 template <class G>
 size_t msm_witness_workspace_bytes(size_t n, const device_options& opt = {}) {
-    if (n == 0) return 0;
-    return detail::witness_plan<G>(n, opt, false).total;
+    return detail::witness_workspace_bytes<G>(n, opt, false);
 }
 
 /// Workspace bytes msm_witness_device(table, ...) needs for the first n bases of the table.
 template <class G>
 size_t msm_witness_workspace_bytes(const fixed_bases<G>& table, size_t n) {
-    if (n == 0) return 0;
-    return detail::witness_plan<G>(n, device_options{.window_bits = table.window_bits()}, true).total;
+    return detail::witness_workspace_bytes<G>(n, device_options{.window_bits = table.window_bits()}, true);
 }
 
 /// Workspace bytes a witness MSM over n bases of a table of width window_bits needs (0: the
@@ -230,7 +212,24 @@ template <class G>
 size_t witness_fixed_bases_workspace_bytes(size_t n, unsigned window_bits = 0) {
     if (n == 0) return 0;
     const unsigned c = window_bits != 0 ? window_bits : fixed_bases_window_bits(n, unsigned(G::scalar::modulus_bits));
-    return detail::witness_plan<G>(n, device_options{.window_bits = c}, true).total;
+    return detail::witness_workspace_bytes<G>(n, device_options{.window_bits = c}, true);
+}
+
+/// Workspace bytes msm_witness_device(points, plan, ...) needs, for this plan and accumulation
+/// (beside the plan's own buffer: witness_plan_bytes).
+template <class G>
+size_t msm_witness_workspace_bytes(const witness_plan<typename G::scalar>& plan,
+                                   device_options::accumulation accumulate = device_options::accumulation::automatic) {
+    if (plan.size() == 0) return 0;
+    return detail::witness_msm_layout<G>(plan.state().bound, accumulate).total;
+}
+
+/// The same before the plan exists: for any plan of n scalars made with opt (its window_bits,
+/// scalar_bits) and MSMs with opt.accumulate.
+template <class G>
+size_t msm_witness_planned_workspace_bytes(size_t n, const device_options& opt = {}) {
+    if (n == 0) return 0;
+    return detail::witness_msm_layout<G>(detail::digit_plan<typename G::scalar>(n, opt), opt.accumulate).total;
 }
 
 /// sum_i scalars[i] * points[i] like msm_device (same contract: device memory, the caller's
@@ -244,7 +243,25 @@ jacobian<G> msm_witness_device(const affine<G>* points, const typename G::scalar
     return detail::msm_witness_run<G>(points, 0, 0, scalars, n, workspace, workspace_bytes, stream, opt);
 }
 
-/// The witness MSM over the first n bases of a table of shifted bases (fixed_bases.cuh).
+/// The witness MSM over a plan of its scalars (witness_plan.cuh): sum_i s_i * points[i] for the
+/// plan's scalars s and plan.size() plain bases in device memory, the same sum as the call above.
+/// Only the ones' sum and the buckets are computed: the split and the others' sorted digits are
+/// the plan's, so any number of MSMs (G1 or G2 bases) can share them. The workspace holds
+/// msm_witness_workspace_bytes<G>(plan, accumulate) bytes (checked); the plan's buffer is read
+/// and must be untouched since the plan was built on `stream` (or on a stream this one waits
+/// for). Synchronises `stream` once.
+template <class G>
+jacobian<G> msm_witness_device(const affine<G>* points, const witness_plan<typename G::scalar>& plan, void* workspace,
+                               size_t workspace_bytes, cudaStream_t stream,
+                               device_options::accumulation accumulate = device_options::accumulation::automatic) {
+    if (plan.state().table_stride != 0)
+        throw invalid_argument("msm_witness_device: the plan's digits are for a table of shifted bases");
+    return detail::msm_witness_planned<G>(points, plan.state(), workspace, workspace_bytes, stream, accumulate);
+}
+
+/// The witness MSM over the first n bases of a table of shifted bases (fixed_bases.cuh). It
+/// makes its own plan: a plan's digits name plain bases (the table's need its width and its
+/// copies' offsets).
 template <class G>
 jacobian<G> msm_witness_device(const fixed_bases<G>& table, const typename G::scalar::integer* scalars, size_t n,
                                void* workspace, size_t workspace_bytes, cudaStream_t stream,
@@ -260,17 +277,16 @@ jacobian<G> msm_witness_device(const fixed_bases<G>& table, const typename G::sc
 
 /// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the witness
 /// MSM for group G: see cuzk/instances.hpp.
-#define CUZK_WITNESS_MSM_INSTANCES(prefix, G)                                                                \
-    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_witness_run<G>(                               \
-        const ::cuzk::affine<G>*, size_t, unsigned, const G::scalar::integer*, size_t, void*, size_t, cudaStream_t, \
-        const ::cuzk::msm::device_options&);
+#define CUZK_WITNESS_MSM_INSTANCES(prefix, G)                                                               \
+    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_witness_planned<G>(                          \
+        const ::cuzk::affine<G>*, const ::cuzk::msm::detail::witness_plan_state<G::scalar>&, void*, size_t, \
+        cudaStream_t, ::cuzk::msm::device_options::accumulation);
 
-/// The family's group-independent part (src/instances/msm_bn254_g1.cu compiles it).
-#define CUZK_WITNESS_MSM_SHARED_INSTANCES(prefix) \
-    prefix template size_t cuzk::msm::detail::witness_partition_bytes<uint32_t>(size_t);
+/// The family's group-independent part (src/instances/msm_bn254_g1.cu compiles it): the plans
+/// (witness_plan.cuh).
+#define CUZK_WITNESS_MSM_SHARED_INSTANCES(prefix) CUZK_WITNESS_PLAN_SHARED_INSTANCES(prefix)
 
 #if defined(CUZK_PRECOMPILED)
 #include "cuzk/instances.hpp"
 CUZK_FOR_EACH_INSTANCE_GROUP(CUZK_WITNESS_MSM_INSTANCES, extern)
-CUZK_WITNESS_MSM_SHARED_INSTANCES(extern)
 #endif
