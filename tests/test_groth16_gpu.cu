@@ -189,46 +189,61 @@ TYPED_TEST(ProverGpuTest, DensityCompressedKeyGivesTheDenseProof) {
 // staging::chunked: no key on the GPU, every MSM streams its bases from page-locked host memory a
 // chunk at a time. Proofs equal the CPU prover's for chunks of one point up to more than the
 // key, on a dense and a density-compressed key, with G2 on the GPU or the CPU; and a budget that
-// holds one chunked proof but not the key proves (the small card's case).
-TYPED_TEST(ProverGpuTest, ChunkedKeyStreamsItsBasesInChunks) {
+// holds one chunked proof but not the key proves (the small card's case). One case for each witness
+// (bit_share 0 and 0.9) and one for one point a chunk, so that each has compute-sanitizer's
+// per-case time limit to itself.
+using chunked = cuda_policy<lock_granularity::split, staging::chunked>;
+
+template <class C>
+void chunked_key_gives_the_cpu_proofs(double bits) {
+    using chunked_g2_on_cpu = cuda_policy<lock_granularity::device, staging::chunked, false>;
+    fixture<C> f(10, bits, 71);
+    const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+    auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
+    gpu_context gpu(0, kBudget);
+    prover<C> cpu_prover(f.pk);
+    std::mt19937_64 r0(81);
+    const auto want = cpu_prover.prove(f.ckt.system, f.ckt.assignment, r0);
+    // Many chunks with a short last one (100: 11 chunks), two (1000), one (2^22); one point a chunk
+    // runs in ChunkedKeyStreamsItsBasesInChunksOnePointAChunk on a smaller key (1024 chunks a
+    // vector here would make the case slow under compute-sanitizer).
+    for (size_t chunk : {size_t(100), size_t(1000), size_t(1) << 22}) {
+        prover<C, chunked> dense(f.pk, gpu, shared_system(f), {.key_chunk_points = chunk});
+        prover<C, chunked> sparse(compressed, gpu, nullptr, {.key_chunk_points = chunk});
+        prover<C, chunked_g2_on_cpu> g2_on_cpu(f.pk, gpu, nullptr, {.key_chunk_points = chunk});
+        EXPECT_FALSE(dense.key_resident());
+        std::mt19937_64 r1(81), r2(81), r3(81);
+        EXPECT_EQ(dense.prove(f.ckt.assignment, r1), want) << "chunk " << chunk;
+        EXPECT_EQ(sparse.prove(f.ckt.system, f.ckt.assignment, r2), want) << "chunk " << chunk;
+        EXPECT_EQ(g2_on_cpu.prove(f.ckt.system, f.ckt.assignment, r3), want) << "chunk " << chunk;
+    }
+    EXPECT_EQ(gpu.budget().used(), 0u);
+    // Room for one chunked proof only: the key (and a prestaged prover's fallback) would not fit.
+    prover<C, chunked> sizing(f.pk, gpu, nullptr, {.key_chunk_points = 100});
+    gpu_context small(0, sizing.per_proof_bytes());
+    ASSERT_LT(small.budget().capacity(), groth16::detail::device_key<C>::bytes_for(*f.pk) + sizing.per_proof_bytes());
+    prover<C, chunked> tight(f.pk, small, nullptr, {.key_chunk_points = 100});
+    auto w = tight.make_worker();
+    for (uint64_t k = 0; k < 2; ++k) {
+        std::mt19937_64 r4(81);
+        EXPECT_EQ(tight.prove(w, f.ckt.system, f.ckt.assignment, r4), want);
+    }
+}
+
+TYPED_TEST(ProverGpuTest, ChunkedKeyStreamsItsBasesInChunksRandomWitness) {
+    SKIP_WITHOUT_GPU();
+    chunked_key_gives_the_cpu_proofs<TypeParam>(0.0);
+}
+
+TYPED_TEST(ProverGpuTest, ChunkedKeyStreamsItsBasesInChunksMostlyBitsWitness) {
+    SKIP_WITHOUT_GPU();
+    chunked_key_gives_the_cpu_proofs<TypeParam>(0.9);
+}
+
+// One point a chunk, on a 2^6 key; a chunk of no points is refused.
+TYPED_TEST(ProverGpuTest, ChunkedKeyStreamsItsBasesInChunksOnePointAChunk) {
     SKIP_WITHOUT_GPU();
     using C = TypeParam;
-    using chunked = cuda_policy<lock_granularity::split, staging::chunked>;
-    using chunked_g2_on_cpu = cuda_policy<lock_granularity::device, staging::chunked, false>;
-    for (double bits : {0.0, 0.9}) {
-        fixture<C> f(10, bits, 71);
-        const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
-        auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
-        gpu_context gpu(0, kBudget);
-        prover<C> cpu_prover(f.pk);
-        std::mt19937_64 r0(81);
-        const auto want = cpu_prover.prove(f.ckt.system, f.ckt.assignment, r0);
-        // Many chunks with a short last one (100: 11 chunks), two (1000), one (2^22); one point a chunk
-        // runs below on a smaller key (1024 chunks a vector here would make the case slow under
-        // compute-sanitizer).
-        for (size_t chunk : {size_t(100), size_t(1000), size_t(1) << 22}) {
-            prover<C, chunked> dense(f.pk, gpu, shared_system(f), {.key_chunk_points = chunk});
-            prover<C, chunked> sparse(compressed, gpu, nullptr, {.key_chunk_points = chunk});
-            prover<C, chunked_g2_on_cpu> g2_on_cpu(f.pk, gpu, nullptr, {.key_chunk_points = chunk});
-            EXPECT_FALSE(dense.key_resident());
-            std::mt19937_64 r1(81), r2(81), r3(81);
-            EXPECT_EQ(dense.prove(f.ckt.assignment, r1), want) << "chunk " << chunk;
-            EXPECT_EQ(sparse.prove(f.ckt.system, f.ckt.assignment, r2), want) << "chunk " << chunk;
-            EXPECT_EQ(g2_on_cpu.prove(f.ckt.system, f.ckt.assignment, r3), want) << "chunk " << chunk;
-        }
-        EXPECT_EQ(gpu.budget().used(), 0u);
-        // Room for one chunked proof only: the key (and a prestaged prover's fallback) would not fit.
-        prover<C, chunked> sizing(f.pk, gpu, nullptr, {.key_chunk_points = 100});
-        gpu_context small(0, sizing.per_proof_bytes());
-        ASSERT_LT(small.budget().capacity(),
-                  groth16::detail::device_key<C>::bytes_for(*f.pk) + sizing.per_proof_bytes());
-        prover<C, chunked> tight(f.pk, small, nullptr, {.key_chunk_points = 100});
-        auto w = tight.make_worker();
-        for (uint64_t k = 0; k < 2; ++k) {
-            std::mt19937_64 r4(81);
-            EXPECT_EQ(tight.prove(w, f.ckt.system, f.ckt.assignment, r4), want);
-        }
-    }
     gpu_context gpu(0, kBudget);
     fixture<C> f(6, 0.5, 72);
     prover<C> cpu_prover(f.pk);
@@ -240,39 +255,51 @@ TYPED_TEST(ProverGpuTest, ChunkedKeyStreamsItsBasesInChunks) {
 
 // Compact proofs (cuda_prover_options::proof_layout, two slots of device scalars instead of
 // a | b | c, z and the gathered vectors): the same proofs as the CPU prover, dense and compressed
-// keys, prove(z) and prove(cs, z), several proofs on one worker; automatic picks them exactly when
-// the full layout does not fit.
-TYPED_TEST(ProverGpuTest, CompactProofsGiveTheSameProofs) {
+// keys, prove(z) and prove(cs, z), several proofs on one worker (one case for each witness,
+// bit_share 0 and 0.9); automatic picks them exactly when the full layout does not fit.
+using layout = cuda_prover_options::layout;
+const cuda_prover_options compact_options{.key_chunk_points = 100, .proof_layout = layout::compact};
+
+template <class C>
+void compact_proofs_give_the_cpu_proofs(double bits) {
+    fixture<C> f(10, bits, 73);
+    const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+    auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
+    gpu_context gpu(0, kBudget);
+    std::mt19937_64 r0(83);
+    const auto want = prover<C>(f.pk).prove(f.ckt.system, f.ckt.assignment, r0);
+    prover<C, chunked> dense(f.pk, gpu, shared_system(f), compact_options);
+    prover<C, chunked> sparse(compressed, gpu, nullptr, compact_options);
+    EXPECT_TRUE(dense.compact_proofs());
+    EXPECT_FALSE(dense.circuit_resident());  // a, b, c come from the host
+    const prover<C, chunked> full(f.pk, gpu, nullptr, {.key_chunk_points = 100, .proof_layout = layout::full});
+    EXPECT_FALSE(full.compact_proofs());
+    EXPECT_LT(dense.per_proof_bytes(), full.per_proof_bytes());
+    auto w = dense.make_worker();
+    for (int k = 0; k < 2; ++k) {
+        std::mt19937_64 r1(83), r2(83);
+        EXPECT_EQ(dense.prove(w, f.ckt.assignment, r1), want) << "proof " << k;
+        EXPECT_EQ(sparse.prove(f.ckt.system, f.ckt.assignment, r2), want) << "proof " << k;
+    }
+}
+
+TYPED_TEST(ProverGpuTest, CompactProofsGiveTheSameProofsRandomWitness) {
+    SKIP_WITHOUT_GPU();
+    compact_proofs_give_the_cpu_proofs<TypeParam>(0.0);
+}
+
+TYPED_TEST(ProverGpuTest, CompactProofsGiveTheSameProofsMostlyBitsWitness) {
+    SKIP_WITHOUT_GPU();
+    compact_proofs_give_the_cpu_proofs<TypeParam>(0.9);
+}
+
+TYPED_TEST(ProverGpuTest, CompactProofsGiveTheSameProofsWhenAutomaticPicksThem) {
     SKIP_WITHOUT_GPU();
     using C = TypeParam;
-    using chunked = cuda_policy<lock_granularity::split, staging::chunked>;
-    using layout = cuda_prover_options::layout;
-    const cuda_prover_options compact{.key_chunk_points = 100, .proof_layout = layout::compact};
-    for (double bits : {0.0, 0.9}) {
-        fixture<C> f(10, bits, 73);
-        const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
-        auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
-        gpu_context gpu(0, kBudget);
-        std::mt19937_64 r0(83);
-        const auto want = prover<C>(f.pk).prove(f.ckt.system, f.ckt.assignment, r0);
-        prover<C, chunked> dense(f.pk, gpu, shared_system(f), compact);
-        prover<C, chunked> sparse(compressed, gpu, nullptr, compact);
-        EXPECT_TRUE(dense.compact_proofs());
-        EXPECT_FALSE(dense.circuit_resident());  // a, b, c come from the host
-        const prover<C, chunked> full(f.pk, gpu, nullptr, {.key_chunk_points = 100, .proof_layout = layout::full});
-        EXPECT_FALSE(full.compact_proofs());
-        EXPECT_LT(dense.per_proof_bytes(), full.per_proof_bytes());
-        auto w = dense.make_worker();
-        for (int k = 0; k < 2; ++k) {
-            std::mt19937_64 r1(83), r2(83);
-            EXPECT_EQ(dense.prove(w, f.ckt.assignment, r1), want) << "proof " << k;
-            EXPECT_EQ(sparse.prove(f.ckt.system, f.ckt.assignment, r2), want) << "proof " << k;
-        }
-    }
     fixture<C> f(8, 0.5, 74);
     gpu_context roomy(0, kBudget);
     EXPECT_FALSE((prover<C, chunked>(f.pk, roomy, nullptr, {.key_chunk_points = 100}).compact_proofs()));
-    const size_t compact_bytes = prover<C, chunked>(f.pk, roomy, nullptr, compact).per_proof_bytes();
+    const size_t compact_bytes = prover<C, chunked>(f.pk, roomy, nullptr, compact_options).per_proof_bytes();
     gpu_context tight(0, compact_bytes);
     prover<C, chunked> automatic(f.pk, tight, nullptr, {.key_chunk_points = 100});
     EXPECT_TRUE(automatic.compact_proofs());
@@ -376,23 +403,32 @@ TYPED_TEST(ProverGpuTest, GpuSetupEqualsHostSetup) {
     EXPECT_EQ(host.vk.ic, dev.vk.ic);
 }
 
-TYPED_TEST(ProverGpuTest, EveryPolicyMatchesTheCpuProver) {
+// Every shipped CUDA policy and a caller's policy give the CPU prover's proofs, with a, b, c from the
+// host and evaluated on the GPU; one case for each witness (bit_share 0 and 0.9).
+template <class C>
+void every_policy_matches_the_cpu_prover(double bits) {
+    fixture<C> f(10, bits, 11);
+    gpu_context gpu(0, kBudget);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::on_demand>>(f, gpu, 1);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::prestaged>>(f, gpu, 2);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::streamed>>(f, gpu, 3);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::device, staging::prestaged>>(f, gpu, 4);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::prestaged>>(f, gpu, 5);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::streamed>>(f, gpu, 6);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::on_demand, false>>(f, gpu, 7);
+    expect_same_as_cpu<C, callers::gpu_policy>(f, gpu, 8);
+    expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::chunked>>(f, gpu, 9);
+    EXPECT_EQ(gpu.budget().used(), 0u);  // every prover gave its key reservation back
+}
+
+TYPED_TEST(ProverGpuTest, EveryPolicyMatchesTheCpuProverRandomWitness) {
     SKIP_WITHOUT_GPU();
-    using C = TypeParam;
-    for (double bits : {0.0, 0.9}) {
-        fixture<C> f(10, bits, 11);
-        gpu_context gpu(0, kBudget);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::on_demand>>(f, gpu, 1);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::prestaged>>(f, gpu, 2);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::streamed>>(f, gpu, 3);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::device, staging::prestaged>>(f, gpu, 4);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::prestaged>>(f, gpu, 5);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::streamed>>(f, gpu, 6);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::on_demand, false>>(f, gpu, 7);
-        expect_same_as_cpu<C, callers::gpu_policy>(f, gpu, 8);
-        expect_same_as_cpu<C, cuda_policy<lock_granularity::split, staging::chunked>>(f, gpu, 9);
-        EXPECT_EQ(gpu.budget().used(), 0u);  // every prover gave its key reservation back
-    }
+    every_policy_matches_the_cpu_prover<TypeParam>(0.0);
+}
+
+TYPED_TEST(ProverGpuTest, EveryPolicyMatchesTheCpuProverMostlyBitsWitness) {
+    SKIP_WITHOUT_GPU();
+    every_policy_matches_the_cpu_prover<TypeParam>(0.9);
 }
 
 TYPED_TEST(ProverGpuTest, PrestagedFallsBackWhenTheKeyDoesNotFit) {
@@ -448,19 +484,44 @@ void same_proofs_on_one_worker(const fixture<C>& f, std::shared_ptr<const provin
     EXPECT_EQ(w.proofs(), 6u);
 }
 
-TYPED_TEST(ProverGpuTest, AWorkerReusedAcrossProofsGivesTheProofsWithoutOne) {
+// One case for each witness (bit_share 0 and 0.9) and key: a policy is 12 GPU proofs, and the ten
+// together ran past compute-sanitizer racecheck's per-case time limit. Dense key: resident,
+// streamed, on demand with B2 on the CPU; density-compressed: resident, streamed with B2 on the CPU.
+template <class C>
+void a_worker_reused_on_a_dense_key(double bits) {
+    fixture<C> f(10, bits, 71);
+    same_proofs_on_one_worker<C, cuda_policy<>>(f, f.pk, 72);
+    same_proofs_on_one_worker<C, cuda_policy<lock_granularity::device, staging::streamed>>(f, f.pk, 73);
+    same_proofs_on_one_worker<C, cuda_policy<lock_granularity::none, staging::on_demand, false>>(f, f.pk, 74);
+}
+
+template <class C>
+void a_worker_reused_on_a_compressed_key(double bits) {
+    fixture<C> f(10, bits, 71);
+    const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
+    auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
+    same_proofs_on_one_worker<C, cuda_policy<>>(f, compressed, 75);
+    same_proofs_on_one_worker<C, cuda_policy<lock_granularity::split, staging::streamed, false>>(f, compressed, 76);
+}
+
+TYPED_TEST(ProverGpuTest, AWorkerReusedAcrossProofsGivesTheProofsWithoutOneDenseKeyRandomWitness) {
     SKIP_WITHOUT_GPU();
-    using C = TypeParam;
-    for (double bits : {0.0, 0.9}) {
-        fixture<C> f(10, bits, 71);
-        same_proofs_on_one_worker<C, cuda_policy<>>(f, f.pk, 72);
-        same_proofs_on_one_worker<C, cuda_policy<lock_granularity::device, staging::streamed>>(f, f.pk, 73);
-        same_proofs_on_one_worker<C, cuda_policy<lock_granularity::none, staging::on_demand, false>>(f, f.pk, 74);
-        const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
-        auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
-        same_proofs_on_one_worker<C, cuda_policy<>>(f, compressed, 75);
-        same_proofs_on_one_worker<C, cuda_policy<lock_granularity::split, staging::streamed, false>>(f, compressed, 76);
-    }
+    a_worker_reused_on_a_dense_key<TypeParam>(0.0);
+}
+
+TYPED_TEST(ProverGpuTest, AWorkerReusedAcrossProofsGivesTheProofsWithoutOneDenseKeyMostlyBitsWitness) {
+    SKIP_WITHOUT_GPU();
+    a_worker_reused_on_a_dense_key<TypeParam>(0.9);
+}
+
+TYPED_TEST(ProverGpuTest, AWorkerReusedAcrossProofsGivesTheProofsWithoutOneCompressedKeyRandomWitness) {
+    SKIP_WITHOUT_GPU();
+    a_worker_reused_on_a_compressed_key<TypeParam>(0.0);
+}
+
+TYPED_TEST(ProverGpuTest, AWorkerReusedAcrossProofsGivesTheProofsWithoutOneCompressedKeyMostlyBitsWitness) {
+    SKIP_WITHOUT_GPU();
+    a_worker_reused_on_a_compressed_key<TypeParam>(0.9);
 }
 
 // A worker's share of the budget is held from make_worker to its destruction (as a resident
@@ -587,16 +648,39 @@ void concurrent_equals_serial(const fixture<C>& f, unsigned workers, unsigned pr
     }
 }
 
-TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRun) {
-    SKIP_WITHOUT_GPU();
-    using C = TypeParam;
+// One case a policy, each on the same 2^11 circuit: a policy is 24 (or 12) proofs, and the five
+// together ran past compute-sanitizer racecheck's per-case time limit.
+template <class C, class Policy>
+void concurrent_equals_serial_on_the_circuit(unsigned workers, unsigned proofs_each) {
     fixture<C> f(11, 0.9, 13);
-    // Even without locks each worker has its own stream and buffers; the key is read-only.
-    concurrent_equals_serial<C, cuda_policy<lock_granularity::none, staging::prestaged>>(f, 4, 3);
-    concurrent_equals_serial<C, cuda_policy<lock_granularity::device, staging::prestaged>>(f, 4, 3);
-    concurrent_equals_serial<C, cuda_policy<lock_granularity::split, staging::prestaged>>(f, 4, 3);
-    concurrent_equals_serial<C, cuda_policy<lock_granularity::split, staging::streamed>>(f, 3, 2);
-    concurrent_equals_serial<C, cuda_policy<lock_granularity::split, staging::on_demand, false>>(f, 3, 2);
+    concurrent_equals_serial<C, Policy>(f, workers, proofs_each);
+}
+
+// Even without locks each worker has its own stream and buffers; the key is read-only.
+TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRunUnlockedPrestaged) {
+    SKIP_WITHOUT_GPU();
+    concurrent_equals_serial_on_the_circuit<TypeParam, cuda_policy<lock_granularity::none, staging::prestaged>>(4, 3);
+}
+
+TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRunDeviceLockPrestaged) {
+    SKIP_WITHOUT_GPU();
+    concurrent_equals_serial_on_the_circuit<TypeParam, cuda_policy<lock_granularity::device, staging::prestaged>>(4, 3);
+}
+
+TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRunSplitLockPrestaged) {
+    SKIP_WITHOUT_GPU();
+    concurrent_equals_serial_on_the_circuit<TypeParam, cuda_policy<lock_granularity::split, staging::prestaged>>(4, 3);
+}
+
+TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRunSplitLockStreamed) {
+    SKIP_WITHOUT_GPU();
+    concurrent_equals_serial_on_the_circuit<TypeParam, cuda_policy<lock_granularity::split, staging::streamed>>(3, 2);
+}
+
+TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRunSplitLockOnDemandG2OnCpu) {
+    SKIP_WITHOUT_GPU();
+    concurrent_equals_serial_on_the_circuit<TypeParam, cuda_policy<lock_granularity::split, staging::on_demand, false>>(
+        3, 2);
 }
 
 }  // namespace
