@@ -403,6 +403,35 @@ TYPED_TEST(ProverGpuTest, GpuSetupEqualsHostSetup) {
     EXPECT_EQ(host.vk.ic, dev.vk.ic);
 }
 
+// With density maps the GPU setup gives to_density_compressed's key without making the dense one,
+// and refuses maps that do not cover the circuit or that drop a non-empty column.
+TYPED_TEST(ProverGpuTest, GpuSetupMakesTheCompressedKeyDirectly) {
+    SKIP_WITHOUT_GPU();
+    using Fr = typename TypeParam::fr;
+    auto ckt = synthetic_circuit<Fr>(porep_shape(7, 5));
+    const auto [a_d, b_d] = r1cs_densities(ckt.system);
+    ASSERT_LT(b_d.count(), b_d.size());  // the shape leaves B columns empty: there is something to drop
+    const auto want = to_density_compressed(test_setup_insecure_cuda<TypeParam>(ckt.system, 5), a_d, b_d);
+    const auto got = test_setup_insecure_cuda<TypeParam>(ckt.system, 5, std::pair{a_d, b_d});
+    EXPECT_EQ(got.a, want.a);
+    EXPECT_EQ(got.b_g1, want.b_g1);
+    EXPECT_EQ(got.b_g2, want.b_g2);
+    EXPECT_EQ(got.l, want.l);
+    EXPECT_EQ(got.h, want.h);
+    EXPECT_EQ(got.vk.ic, want.vk.ic);
+    EXPECT_TRUE(got.a_density == a_d);
+    EXPECT_TRUE(got.b_density == b_d);
+
+    density_map short_map(a_d.size() - 1);
+    EXPECT_THROW(test_setup_insecure_cuda<TypeParam>(ckt.system, 5, std::pair{short_map, b_d}), invalid_argument);
+    size_t used = 0;  // a variable B reads: a map without it drops a non-empty column
+    while (!b_d.test(used)) ++used;
+    density_map missing(b_d.size());
+    for (size_t i = 0; i < b_d.size(); ++i)
+        if (b_d.test(i) && i != used) missing.set(i);
+    EXPECT_THROW(test_setup_insecure_cuda<TypeParam>(ckt.system, 5, std::pair{a_d, missing}), invalid_argument);
+}
+
 // Every shipped CUDA policy and a caller's policy give the CPU prover's proofs, with a, b, c from the
 // host and evaluated on the GPU; one case for each witness (bit_share 0 and 0.9).
 template <class C>
