@@ -326,6 +326,10 @@ int run(const options& o) {
         return 2;
     }
 #endif
+    if (o.rerun_vram_gb > 0 && !gpu) {
+        std::fprintf(stderr, "cuzk-prove: --rerun-in-vram-gb needs the GPU backend, and none is in use\n");
+        return 2;
+    }
     const synthetic_options shape =
         o.porep
             ? porep_shape(o.log_size, o.seed)
