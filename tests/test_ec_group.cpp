@@ -228,6 +228,7 @@ TYPED_TEST(ec_group, scalar_mul_constant_time_equals_vartime_equals_naive) {
             EXPECT_EQ(to_affine(mul(rescaled_jacobian(p, rng), k)), want);
             EXPECT_EQ(to_affine(mul_vartime(p, k)), want);
             EXPECT_EQ(to_affine(mul_vartime(rescaled_jacobian(p, rng), k.to_canonical())), want);
+            EXPECT_EQ(to_affine(mul_sparse_vartime(p, k.to_canonical())), want);
         }
     }
 }

@@ -224,3 +224,9 @@ TEST(ec_subgroup_bls12_381, order_three_points_on_e1_are_rejected) {
         EXPECT_TRUE(oracle_mul(t, bigint<1>{{3}}).is_identity());
     }
 }
+
+// The affine subgroup test takes mul_sparse_vartime exactly where the eigenvalue is sparse.
+static_assert(detail::sparse_eigenvalue<bls12_381::g1>() && detail::sparse_eigenvalue<bls12_381::g2>());
+static_assert(!detail::sparse_eigenvalue<bn254::g2>() && !detail::sparse_eigenvalue<bn254::g1>());
+static_assert(detail::naf_weight(bls12_381::g2::eigenvalue_abs) == 6);  // |x| = 0xd201000000010000
+

@@ -4,7 +4,10 @@
 //                      entry, exceptional cases of the addition selected without branches.
 //                      For secret scalars (the prover's randomisers r, s).
 //   mul_vartime(P, k)  width-5 wNAF: fewer additions, time depends on k. For public scalars
-//                      (verification, subgroup and cofactor maps, tests).
+//                      (verification, cofactor maps, tests).
+//   mul_sparse_vartime(P, k)
+//                      plain NAF from an affine P, nothing precomputed: for public constants
+//                      with few non-zero digits (the subgroup tests).
 //   mul_subgroup_vartime(P, k)
 //                      for P in the prime-order subgroup only: splits k into base-e digits
 //                      where the endomorphism (phi on BLS12-381 G1, psi on the G2s) acts as
@@ -156,6 +159,24 @@ CUZK_HD_OUTLINE constexpr jacobian<G> mul_vartime(const jacobian<G>& p, const bi
 template <class G, size_t N>
 CUZK_HD constexpr jacobian<G> mul_vartime(const affine<G>& p, const bigint<N>& k) {
     return mul_vartime(jacobian<G>::from_affine(p), k);
+}
+/// [k]P for a public k with few non-zero NAF digits (the subgroup tests' constants: BLS12-381's
+/// |x| has 6 in 65, x^2 17 in 129): plain NAF, mixed additions of P or -P, nothing precomputed.
+/// mul_vartime's 8 precomputed multiples (1 doubling, 7 full additions) cost more than they save
+/// on such a k.
+template <class G, size_t N>
+CUZK_HD_OUTLINE constexpr jacobian<G> mul_sparse_vartime(const affine<G>& p, const bigint<N>& k) {
+    int8_t digits[64 * N + 1] = {};
+    const size_t n = detail::wnaf(digits, k, 2);
+    const affine<G> minus_p = -p;
+    jacobian<G> acc = jacobian<G>::identity();
+    CUZK_EC_ROLLED
+    for (size_t i = n; i-- > 0;) {
+        acc = detail::dbl_outline(acc);
+        if (digits[i] > 0) acc += p;
+        else if (digits[i] < 0) acc += minus_p;
+    }
+    return acc;
 }
 /// [k]P for a public scalar field element k.
 template <class G>
