@@ -1,6 +1,8 @@
 // Batch-affine bucket accumulation for the host MSM: the bucket sums stay affine and the
 // additions of one batch share one field inversion (Montgomery's trick), so a point costs
 // about 5M + 1S + (3M + one inversion / batch) instead of the XYZZ mixed addition's 8M + 2S.
+// On G2 the trick runs over the denominators' norms in Fp, not in Fp2 (docs/PERFORMANCE.md,
+// "Host batch-affine G2: the trick over the norms": 2^16 G2 MSMs 21-22% faster).
 //
 //   detail::affine_buckets<G> acc(num_buckets);
 //   acc.add(b, P);  ...  acc.finish();          // then acc.fold(): sum_b (b + 1) * bucket_b
@@ -36,14 +38,29 @@ namespace cuzk::msm::detail {
 /// keeps them at a few percent while the inversion costs < 1 multiplication per point.
 inline size_t affine_batch_size(size_t buckets) { return std::max<size_t>(1, std::min<size_t>(1024, buckets / 4)); }
 
+/// The field Montgomery's trick runs in for denominators in F: F, or for Fp2 its base field
+/// (through the norms).
+template <class F>
+struct inversion_field {
+    using type = F;
+};
+template <class F>
+    requires requires(const F& f) { f.c1; }
+struct inversion_field<F> {
+    using type = typename F::base;
+};
+
 template <class G>
 class affine_buckets {
   public:
     using field = typename G::field;
+    /// G2: the batch inversion runs over the denominators' norms, in the base field.
+    static constexpr bool over_fp2 = requires(const field& f) { f.c1; };
+    using trick_field = typename inversion_field<field>::type;
 
     explicit affine_buckets(size_t buckets)
         : batch_(affine_batch_size(buckets)), bucket_(buckets), stamp_(buckets, 0), slot_(batch_), den_(batch_),
-          prefix_(batch_) {
+          prefix_(batch_), norm_(over_fp2 ? batch_ : 0) {
         queue_.reserve(batch_);
         pending_.reserve(batch_);
     }
@@ -153,30 +170,15 @@ class affine_buckets {
 
     void apply() {
         if (staged_ == 0) return;
-        // Montgomery's trick: prefix products, one inversion, walk back. One chain of products
-        // is bound by the multiplier's latency, so over Fp den_ is split into 4 interleaved chains
-        // (den_[j] in chain j % chains) whose products overlap in the pipeline; the inverse of
-        // their product gives each chain's. Over Fp2 (G2) a product already holds three
-        // independent ones, and 4 chains measured no faster (docs/PERFORMANCE.md).
-        constexpr size_t chains = requires(const field& f) { f.c1; } ? 1 : 4;
-        field acc[chains], inv[chains];
-        for (field& a : acc) a = field::one();
-        for (size_t j = 0; j < staged_; ++j) {
-            prefix_[j] = acc[j % chains];
-            acc[j % chains] *= den_[j];
-        }
-        field all = acc[0];
-        for (size_t k = 1; k < chains; ++k) all *= acc[k];
-        all = all.inverse_vartime();  // public data (MSM timing is value-dependent anyway)
-        for (size_t k = 0; k < chains; ++k) {  // 1 / acc[k] = all * (the other chains' products)
-            inv[k] = all;
-            for (size_t i = 0; i < chains; ++i)
-                if (i != k) inv[k] *= acc[i];
-        }
-        for (size_t j = staged_; j-- > 0;) {
-            const field d = den_[j];
-            den_[j] = inv[j % chains] * prefix_[j];
-            inv[j % chains] *= d;
+        if constexpr (over_fp2) {
+            // 1/d = conj(d) / N(d): the trick runs over the norms, in Fp (3 Fp products an element
+            // instead of 3 Fp2 products, 9 Fp ones; the norm and the conjugate's scaling cost about
+            // 3.6 more).
+            for (size_t j = 0; j < staged_; ++j) norm_[j] = den_[j].norm();
+            invert_all(norm_.data(), prefix_.data(), staged_);
+            for (size_t j = 0; j < staged_; ++j) den_[j] = field{den_[j].c0 * norm_[j], -(den_[j].c1 * norm_[j])};
+        } else {
+            invert_all(den_.data(), prefix_.data(), staged_);
         }
         for (size_t j = 0; j < staged_; ++j) {
             affine<G>& q = bucket_[slot_[j].bucket];
@@ -188,6 +190,34 @@ class affine_buckets {
         }
         staged_ = 0;
         ++epoch_;
+    }
+
+    // x[0..n) <- 1 / x[j] (all non-zero) by Montgomery's trick: prefix products, one inversion,
+    // walk back. One chain of products is bound by the multiplier's latency, so the elements go
+    // into 4 interleaved chains (x[j] in chain j % 4) whose products overlap in the pipeline; the
+    // inverse of their product gives each chain's.
+    template <class F>
+    static void invert_all(F* x, F* prefix, size_t n) {
+        constexpr size_t chains = 4;
+        F acc[chains], inv[chains];
+        for (F& a : acc) a = F::one();
+        for (size_t j = 0; j < n; ++j) {
+            prefix[j] = acc[j % chains];
+            acc[j % chains] *= x[j];
+        }
+        F all = acc[0];
+        for (size_t k = 1; k < chains; ++k) all *= acc[k];
+        all = all.inverse_vartime();  // public data (MSM timing is value-dependent anyway)
+        for (size_t k = 0; k < chains; ++k) {  // 1 / acc[k] = all * (the other chains' products)
+            inv[k] = all;
+            for (size_t i = 0; i < chains; ++i)
+                if (i != k) inv[k] *= acc[i];
+        }
+        for (size_t j = n; j-- > 0;) {
+            const F d = x[j];
+            x[j] = inv[j % chains] * prefix[j];
+            inv[j % chains] *= d;
+        }
     }
 
     // 2q with its own inversion (rare: needs two equal points in one bucket).
@@ -204,7 +234,8 @@ class affine_buckets {
     std::vector<affine<G>> bucket_;
     std::vector<uint32_t> stamp_;  // == epoch_: the bucket is in the current batch
     std::vector<entry> slot_;      // the staged pairs' buckets and points
-    std::vector<field> den_, prefix_;
+    std::vector<field> den_;
+    std::vector<trick_field> prefix_, norm_;  // the trick's prefix products; G2: the norms
     std::vector<entry> queue_, pending_;
     std::vector<xyzz<G>> overflow_;  // allocated on first use
     std::vector<uint32_t> overflow_used_;
