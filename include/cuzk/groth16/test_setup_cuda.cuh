@@ -65,10 +65,6 @@ void fixed_base_mul_cuda(const fixed_base_table<G>& table, const std::vector<typ
     CUZK_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
-}  // namespace detail
-
-namespace detail {
-
 /// Keeps the scalars of the variables `d` marks (a density-compressed key's vector); throws if a
 /// dropped one is not zero (its point would not be the identity: the map is not this circuit's).
 template <class Fr>
@@ -115,18 +111,16 @@ proving_key<Curve> setup_from_toxic_waste_cuda(const r1cs<typename Curve::fr>& c
         pk.b_density = std::move(densities->second);
     }
     gpu::stream st;
-    auto mul = [&](const auto& table, std::vector<typename Curve::fr>& scalars, auto& points) {
-        detail::fixed_base_mul_cuda(table, scalars, points, st);
-    };
-    mul(g1, s.ic, pk.vk.ic);
-    mul(g1, s.a, pk.a);
-    std::vector<typename Curve::fr>().swap(s.a);
-    mul(g1, s.b, pk.b_g1);
-    mul(g2, s.b, pk.b_g2);
-    std::vector<typename Curve::fr>().swap(s.b);
-    mul(g1, s.l, pk.l);
-    std::vector<typename Curve::fr>().swap(s.l);
-    mul(g1, s.h, pk.h);
+    auto release = [](std::vector<typename Curve::fr>& v) { std::vector<typename Curve::fr>().swap(v); };
+    detail::fixed_base_mul_cuda(g1, s.ic, pk.vk.ic, st);
+    detail::fixed_base_mul_cuda(g1, s.a, pk.a, st);
+    release(s.a);
+    detail::fixed_base_mul_cuda(g1, s.b, pk.b_g1, st);
+    detail::fixed_base_mul_cuda(g2, s.b, pk.b_g2, st);
+    release(s.b);
+    detail::fixed_base_mul_cuda(g1, s.l, pk.l, st);
+    release(s.l);
+    detail::fixed_base_mul_cuda(g1, s.h, pk.h, st);
     pk.h_convention = h_basis::lagrange_odd_coset;
     return pk;
 }
