@@ -201,7 +201,6 @@ options parse(int argc, char** argv) {
     // BN254's Fr has 2-adicity 28 and the test keys' H points live on the 2n-point domain.
     if (o.curve == "bn254" && o.log_size > 27) usage("cuzk-prove: --log-size for bn254 is at most 27");
     if (o.layout != "auto" && o.staging != "chunked") usage("cuzk-prove: --layout needs --staging chunked");
-    if (o.rerun_vram_gb > 0 && o.backend == "cpu") usage("cuzk-prove: --rerun-in-vram-gb is for the GPU backend");
     if (!o.write_params.empty() && (!o.porep || o.curve != "bls12-381"))
         usage("cuzk-prove: --write-params needs --porep on bls12-381 (Filecoin's curve)");
     return o;
@@ -355,9 +354,11 @@ int run(const options& o) {
         pk = std::make_shared<const proving_key<Curve>>(test_setup_insecure<Curve>(
             ckt.system, o.seed, write_params ? cuzk::ntt::domain_roots::bellperson : cuzk::ntt::domain_roots::snarkjs));
     std::printf("  setup: %.2f s\n", seconds_since(t0));
-    if (o.porep && pk->is_dense()) {  // Filecoin's keys hold A and B points only for non-empty columns
-        const auto [a_density, b_density] = r1cs_densities(ckt.system);
-        pk = std::make_shared<const proving_key<Curve>>(to_density_compressed(*pk, a_density, b_density));
+    if (o.porep) {  // Filecoin's keys hold A and B points only for non-empty columns
+        if (pk->is_dense()) {  // the CPU setup's key (the GPU setup makes it compressed)
+            const auto [a_density, b_density] = r1cs_densities(ckt.system);
+            pk = std::make_shared<const proving_key<Curve>>(to_density_compressed(*pk, a_density, b_density));
+        }
         std::printf("  key density-compressed: A %zu, B %zu of %zu variables\n", pk->a.size(), pk->b_g1.size(),
                     pk->num_variables());
     }
