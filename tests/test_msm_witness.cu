@@ -376,6 +376,10 @@ TYPED_TEST(WitnessPlan, LargerMontgomeryWitnessAndScalarsOverwrittenAfterwards) 
         const size_t plan_bytes = msm::witness_plan_bytes<Fr>(n, opt);
         gpu::device_buffer<char> buffer(plan_bytes, st);
         const msm::witness_plan<Fr> plan(ds.data(), n, buffer.data(), plan_bytes, st, opt);
+        // The others' own width (c = 10 for the 90%-bits tenth, 26 windows), not the one the
+        // buffer was sized for (c = 13 for all n, 20 windows): the wider one folds 8x the buckets.
+        EXPECT_EQ(plan.window_bits(), msm::device_window_bits(plan.others(), unsigned(Fr::modulus_bits)))
+            << "bits=" << bits;
         CUZK_CUDA_CHECK(cudaMemsetAsync(ds.data(), 0xff, n * sizeof(I), st));  // no longer read
         const plan_sums<TypeParam> got = run_plan<TypeParam>(bases, plan, st);
         const auto sc = std::span<const I>(s);

@@ -233,19 +233,6 @@ struct digit_plan {
         o_overflow = take(sizeof(uint32_t));  // set by a scalar that does not fit the windows
         bytes = ws.total;
     }
-
-    /// True when room sized for `bound` holds this plan's digit region and, for any group, the
-    /// accumulation region of a device_plan over it with bound's accumulation and a segment
-    /// length no shorter than bound's: the digit region and every count an accumulation region
-    /// is sized by (buckets, sorted pairs, fold entries) are no larger. Same c and fewer points
-    /// always fit; a narrower c may not (more windows).
-    bool fits_in(const digit_plan& bound) const {
-        auto fold_entries = [](const digit_plan& p) { return size_t(p.fold_sets) * p.fold_segs; };
-        auto fold2_entries = [](const digit_plan& p) { return size_t(p.fold_sets) * (p.fold2_threads + 1); };
-        return bytes <= bound.bytes && items <= bound.items && keys <= bound.keys &&
-               shifted_bases == bound.shifted_bases && fold_entries(*this) <= fold_entries(bound) &&
-               fold_sets <= bound.fold_sets && fold2_entries(*this) <= fold2_entries(bound);
-    }
 };
 
 /// Every size and workspace offset of one MSM call, derived from (n, c) on the host: the digit

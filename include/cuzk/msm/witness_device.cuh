@@ -144,9 +144,11 @@ jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_stat
     }
     jacobian<G> rest = jacobian<G>::identity();
     if (plan.n_others != 0) {
-        // The accumulation chosen for fewer sorted pairs may differ from the one the workspace
-        // was sized for and need more; that one then serves (the plan's digits fit in the
-        // bound's, and a segment length no shorter makes no more segments).
+        // The accumulation chosen for the plan's digits (their own width, witness_plan_build)
+        // may differ from the one the workspace was sized for (all n scalars others) and need
+        // more; that one then serves with its segment length (no shorter: no more segments).
+        // For the automatic widths a model of these sizes (n up to 2^27, any count of others,
+        // both curves, G1 and G2) finds it always fits; the error is the guard.
         device_plan<G> p(plan.digits, accumulate);
         if (p.accumulation_bytes > layout.rest.accumulation_bytes) {
             using acc = device_options::accumulation;
