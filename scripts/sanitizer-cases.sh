@@ -16,6 +16,8 @@
 # Then test_gpu_faults runs alone under each tool (it asserts cudaMemGetInfo levels, so nothing
 # else may use the GPU meanwhile), unless CUZK_SANITIZER_BINARIES leaves it out.
 #
+# Every case runs with CUZK_TEST_UNDER_SANITIZER=1: the slowest cases then prove fewer times on
+# smaller circuits (tests/gpu_test.hpp's sanitized()).
 # Writes OUTDIR/<tool>.<binary>.<case>.log and OUTDIR/summary.txt: one line per case with its exit
 # status, the tool's error (racecheck: hazard) count and seconds; 124 means the time limit cut it.
 # Exit status 1 if any case failed or reported an error, 0 otherwise (cut cases included in 1).
@@ -60,7 +62,7 @@ echo "== $(wc -l <"$cases") cases, $jobs at once, ${limit} s each; $("$sanitizer
 
 run_case() {  # tool binary case
     local log=$out/$1.$2.${3//[\/*]/_}.log t0=$SECONDS rc errors
-    CUZK_TEST_C_API_BACKEND=gpu timeout "$limit" "$sanitizer" --tool "$1" --error-exitcode 1 \
+    CUZK_TEST_C_API_BACKEND=gpu CUZK_TEST_UNDER_SANITIZER=1 timeout "$limit" "$sanitizer" --tool "$1" --error-exitcode 1 \
         "$tests/$2" --gtest_filter="$3" >"$log" 2>&1
     rc=$?
     errors=$(grep -o -E '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | grep -o '[0-9]*$' | tail -1)

@@ -6,6 +6,8 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace cuzk::test {
 
 /// True when the CUDA runtime sees at least one device. Asked once per process; the error a
@@ -18,6 +20,25 @@ inline bool have_gpu() {
         return ok;
     }();
     return present;
+}
+
+/// True when the test runs under compute-sanitizer: scripts/gpu-suite.sh (CUZK_SUITE_SANITIZER)
+/// and scripts/sanitizer-cases.sh set CUZK_TEST_UNDER_SANITIZER=1. racecheck makes a 2^10 proof
+/// take seconds, so the slowest cases then prove fewer times on smaller circuits (sanitized()):
+/// the tools check every kernel a proof launches, which one proof of each shape already runs;
+/// the plain runs keep the full counts and sizes.
+inline bool under_sanitizer() {
+    static const bool on = [] {
+        const char* v = std::getenv("CUZK_TEST_UNDER_SANITIZER");
+        return v != nullptr && *v != '\0' && *v != '0';
+    }();
+    return on;
+}
+
+/// `full` in a plain run, `reduced` under compute-sanitizer.
+template <class T>
+T sanitized(T full, T reduced) {
+    return under_sanitizer() ? reduced : full;
 }
 
 }  // namespace cuzk::test

@@ -262,7 +262,7 @@ const cuda_prover_options compact_options{.key_chunk_points = 100, .proof_layout
 
 template <class C>
 void compact_proofs_give_the_cpu_proofs(double bits) {
-    fixture<C> f(10, bits, 73);
+    fixture<C> f(test::sanitized(10u, 8u), bits, 73);
     const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
     auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
     gpu_context gpu(0, kBudget);
@@ -436,7 +436,7 @@ TYPED_TEST(ProverGpuTest, GpuSetupMakesTheCompressedKeyDirectly) {
 // host and evaluated on the GPU; one case for each witness (bit_share 0 and 0.9).
 template <class C>
 void every_policy_matches_the_cpu_prover(double bits) {
-    fixture<C> f(10, bits, 11);
+    fixture<C> f(test::sanitized(10u, 8u), bits, 11);
     gpu_context gpu(0, kBudget);
     expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::on_demand>>(f, gpu, 1);
     expect_same_as_cpu<C, cuda_policy<lock_granularity::none, staging::prestaged>>(f, gpu, 2);
@@ -500,7 +500,8 @@ void same_proofs_on_one_worker(const fixture<C>& f, std::shared_ptr<const provin
     const size_t held_before = gpu.budget().used();
     cuda_worker<C> w = p.make_worker();
     EXPECT_EQ(w.reserved_bytes(), p.per_proof_bytes());
-    for (uint64_t k = 0; k < 3; ++k) {
+    const uint64_t rounds = test::sanitized(3, 2);  // two rounds already reuse the worker
+    for (uint64_t k = 0; k < rounds; ++k) {
         std::mt19937_64 r1(seed + k), r2(seed + k), r3(seed + k), r4(seed + k), r5(seed + k);
         const auto on_worker = p.prove(w, f.ckt.assignment, r1);
         EXPECT_EQ(on_worker, p.prove(f.ckt.assignment, r2)) << "proof " << k;
@@ -510,7 +511,7 @@ void same_proofs_on_one_worker(const fixture<C>& f, std::shared_ptr<const provin
         EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), on_worker)) << "proof " << k;
         EXPECT_EQ(gpu.budget().used(), held_before + p.per_proof_bytes()) << "proof " << k;
     }
-    EXPECT_EQ(w.proofs(), 6u);
+    EXPECT_EQ(w.proofs(), 2 * rounds);
 }
 
 // One case for each witness (bit_share 0 and 0.9) and key: a policy is 12 GPU proofs, and the ten
@@ -518,7 +519,7 @@ void same_proofs_on_one_worker(const fixture<C>& f, std::shared_ptr<const provin
 // streamed, on demand with B2 on the CPU; density-compressed: resident, streamed with B2 on the CPU.
 template <class C>
 void a_worker_reused_on_a_dense_key(double bits) {
-    fixture<C> f(10, bits, 71);
+    fixture<C> f(test::sanitized(10u, 8u), bits, 71);
     same_proofs_on_one_worker<C, cuda_policy<>>(f, f.pk, 72);
     same_proofs_on_one_worker<C, cuda_policy<lock_granularity::device, staging::streamed>>(f, f.pk, 73);
     same_proofs_on_one_worker<C, cuda_policy<lock_granularity::none, staging::on_demand, false>>(f, f.pk, 74);
@@ -526,7 +527,7 @@ void a_worker_reused_on_a_dense_key(double bits) {
 
 template <class C>
 void a_worker_reused_on_a_compressed_key(double bits) {
-    fixture<C> f(10, bits, 71);
+    fixture<C> f(test::sanitized(10u, 8u), bits, 71);
     const auto [a_d, b_d] = r1cs_densities(f.ckt.system);
     auto compressed = std::make_shared<const proving_key<C>>(to_density_compressed(*f.pk, a_d, b_d));
     same_proofs_on_one_worker<C, cuda_policy<>>(f, compressed, 75);
@@ -678,11 +679,13 @@ void concurrent_equals_serial(const fixture<C>& f, unsigned workers, unsigned pr
 }
 
 // One case a policy, each on the same 2^11 circuit: a policy is 24 (or 12) proofs, and the five
-// together ran past compute-sanitizer racecheck's per-case time limit.
+// together ran past compute-sanitizer racecheck's per-case time limit. Under a sanitizer two
+// workers prove once each (four proofs) on a 2^9 circuit: racecheck checks each kernel's shared
+// memory, which does not depend on how many proofs run beside it.
 template <class C, class Policy>
 void concurrent_equals_serial_on_the_circuit(unsigned workers, unsigned proofs_each) {
-    fixture<C> f(11, 0.9, 13);
-    concurrent_equals_serial<C, Policy>(f, workers, proofs_each);
+    fixture<C> f(test::sanitized(11u, 9u), 0.9, 13);
+    concurrent_equals_serial<C, Policy>(f, test::sanitized(workers, 2u), test::sanitized(proofs_each, 1u));
 }
 
 // Even without locks each worker has its own stream and buffers; the key is read-only.
