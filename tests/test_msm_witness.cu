@@ -377,7 +377,7 @@ TYPED_TEST(WitnessPlan, LargerMontgomeryWitnessAndScalarsOverwrittenAfterwards) 
         gpu::device_buffer<char> buffer(plan_bytes, st);
         const msm::witness_plan<Fr> plan(ds.data(), n, buffer.data(), plan_bytes, st, opt);
         // The others' own width (c = 10 for the 90%-bits tenth, 26 windows), not the one the
-        // buffer was sized for (c = 13 for all n, 20 windows): the wider one folds 8x the buckets.
+        // buffer was sized for (c = 13 for all n, 20 windows): the wider one folds 6x the buckets.
         EXPECT_EQ(plan.window_bits(), msm::device_window_bits(plan.others(), unsigned(Fr::modulus_bits)))
             << "bits=" << bits;
         CUZK_CUDA_CHECK(cudaMemsetAsync(ds.data(), 0xff, n * sizeof(I), st));  // no longer read
