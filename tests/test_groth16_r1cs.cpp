@@ -1,6 +1,9 @@
 // R1CS, the circuit builder and the synthetic circuit generator.
 #include <gtest/gtest.h>
 
+#include <random>
+#include <vector>
+
 #include "cuzk/curves/bls12_381.hpp"
 #include "cuzk/curves/bn254.hpp"
 #include "cuzk/groth16/circuit.hpp"
@@ -40,6 +43,34 @@ TYPED_TEST(R1csTest, BuilderRenumbersAndSatisfies) {
     size_t n = c.system.domain_size();
     std::vector<F> a(n), b(n), cc(n);
     EXPECT_EQ(c.system.evaluate(c.assignment, a, b, cc), std::optional<size_t>(1));
+}
+
+// dot_row adds the coefficients +1, -1 and 2 instead of multiplying: every kind, mixed in one row
+// and alone, against the sum of the products of the row's values and z.
+TYPED_TEST(R1csTest, DotRowMatchesTheProductsForEveryCoefficientKind) {
+    using F = TypeParam;
+    std::mt19937_64 rng(7);
+    const F one = F::one();
+    const std::vector<F> coefficients = {one, -one, one + one, F::zero(), one + one + one, -(one + one),
+                                         F::random(rng), F::from_u64(1ull << 40)};
+    std::vector<F> z(64);
+    for (auto& x : z) x = F::random(rng);
+    sparse_matrix<F> m;
+    for (const F& c : coefficients) {  // each kind alone, on two variables
+        const term<F> row[] = {{3, c}, {17, c}};
+        m.append_row(row);
+    }
+    for (int r = 0; r < 50; ++r) {  // mixed rows of 0 to 11 terms
+        std::vector<term<F>> row(size_t(rng() % 12));
+        for (auto& t : row) t = {uint32_t(rng() % z.size()), coefficients[rng() % coefficients.size()]};
+        m.append_row(row);
+    }
+    m.append_row({});
+    for (size_t i = 0; i < m.rows(); ++i) {
+        F want = F::zero();
+        for (size_t k = 0; k < m.columns(i).size(); ++k) want += m.values(i)[k] * z[m.columns(i)[k]];
+        EXPECT_EQ(m.dot_row(i, z), want) << "row " << i;
+    }
 }
 
 TYPED_TEST(R1csTest, AssignmentShapeErrors) {

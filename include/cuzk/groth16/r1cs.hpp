@@ -26,18 +26,29 @@ struct term {
 };
 
 /// A sparse matrix in compressed-row form: row i is entries [row_start[i], row_start[i+1]).
+/// Besides each coefficient it keeps its kind: circuits are mostly +1, -1 and 2 (bit checks,
+/// XOR and packing gadgets; PoRep's rows all but entirely), which dot_row adds instead of
+/// multiplying (docs/PERFORMANCE.md, "Host a, b, c: small coefficients added").
 template <class F>
 class sparse_matrix {
 public:
+    /// What dot_row does with an entry: add or subtract z, add it twice, or multiply.
+    enum class coeff_kind : uint8_t { general, one, minus_one, two };
+
     sparse_matrix() : row_start_{0} {}
 
     size_t rows() const { return row_start_.size() - 1; }
     size_t entries() const { return column_.size(); }
 
     void append_row(std::span<const term<F>> row) {
+        const F one = F::one(), minus_one = -one, two = one + one;
         for (const auto& t : row) {
             column_.push_back(t.variable);
             value_.push_back(t.coeff);
+            kind_.push_back(t.coeff == one         ? coeff_kind::one
+                            : t.coeff == minus_one ? coeff_kind::minus_one
+                            : t.coeff == two       ? coeff_kind::two
+                                                   : coeff_kind::general);
         }
         row_start_.push_back(column_.size());
     }
@@ -45,6 +56,7 @@ public:
         row_start_.reserve(rows + 1);
         column_.reserve(entries);
         value_.reserve(entries);
+        kind_.reserve(entries);
     }
 
     /// Entries of row i as parallel spans.
@@ -64,7 +76,15 @@ public:
     /// Row i times the assignment z.
     F dot_row(size_t i, std::span<const F> z) const {
         F acc = F::zero();
-        for (uint64_t k = row_start_[i]; k < row_start_[i + 1]; ++k) acc += value_[k] * z[column_[k]];
+        for (uint64_t k = row_start_[i]; k < row_start_[i + 1]; ++k) {
+            const F& x = z[column_[k]];
+            switch (kind_[k]) {
+                case coeff_kind::one: acc += x; break;
+                case coeff_kind::minus_one: acc -= x; break;
+                case coeff_kind::two: acc += x + x; break;
+                case coeff_kind::general: acc += value_[k] * x; break;
+            }
+        }
         return acc;
     }
 
@@ -84,6 +104,7 @@ private:
     std::vector<uint64_t> row_start_;
     std::vector<uint32_t> column_;
     std::vector<F> value_;
+    std::vector<coeff_kind> kind_;  // one per entry, from its value
 };
 
 /// A constraint system <A_j, z> * <B_j, z> = <C_j, z> for every constraint j.
