@@ -25,30 +25,44 @@ struct term {
     F coeff;
 };
 
-/// A sparse matrix in compressed-row form: row i is entries [row_start[i], row_start[i+1]).
-/// Besides each coefficient it keeps its kind: circuits are mostly +1, -1 and 2 (bit checks,
-/// XOR and packing gadgets; PoRep's rows all but entirely), which dot_row adds instead of
-/// multiplying (docs/PERFORMANCE.md, "Host a, b, c: small coefficients added").
+/// What a row sum does with a coefficient: circuits are mostly +1, -1 and 2 (bit checks, XOR and
+/// packing gadgets; PoRep's rows all but entirely; circom's +-1), which are added instead of
+/// multiplied (docs/PERFORMANCE.md, "Host a, b, c: small coefficients added").
+enum class coeff_kind : uint8_t { general, one, minus_one, two };
+
+template <class F>
+coeff_kind coeff_kind_of(const F& c) {
+    const F one = F::one();
+    return c == one ? coeff_kind::one : c == -one ? coeff_kind::minus_one : c == one + one ? coeff_kind::two
+                                                                                          : coeff_kind::general;
+}
+
+/// acc += c * x, where kind = coeff_kind_of(c).
+template <class F>
+void add_term(F& acc, coeff_kind kind, const F& c, const F& x) {
+    switch (kind) {
+        case coeff_kind::one: acc += x; break;
+        case coeff_kind::minus_one: acc -= x; break;
+        case coeff_kind::two: acc += x + x; break;
+        case coeff_kind::general: acc += c * x; break;
+    }
+}
+
+/// A sparse matrix in compressed-row form: row i is entries [row_start[i], row_start[i+1]), each
+/// with its coefficient's kind.
 template <class F>
 class sparse_matrix {
 public:
-    /// What dot_row does with an entry: add or subtract z, add it twice, or multiply.
-    enum class coeff_kind : uint8_t { general, one, minus_one, two };
-
     sparse_matrix() : row_start_{0} {}
 
     size_t rows() const { return row_start_.size() - 1; }
     size_t entries() const { return column_.size(); }
 
     void append_row(std::span<const term<F>> row) {
-        const F one = F::one(), minus_one = -one, two = one + one;
         for (const auto& t : row) {
             column_.push_back(t.variable);
             value_.push_back(t.coeff);
-            kind_.push_back(t.coeff == one         ? coeff_kind::one
-                            : t.coeff == minus_one ? coeff_kind::minus_one
-                            : t.coeff == two       ? coeff_kind::two
-                                                   : coeff_kind::general);
+            kind_.push_back(coeff_kind_of(t.coeff));
         }
         row_start_.push_back(column_.size());
     }
@@ -76,15 +90,7 @@ public:
     /// Row i times the assignment z.
     F dot_row(size_t i, std::span<const F> z) const {
         F acc = F::zero();
-        for (uint64_t k = row_start_[i]; k < row_start_[i + 1]; ++k) {
-            const F& x = z[column_[k]];
-            switch (kind_[k]) {
-                case coeff_kind::one: acc += x; break;
-                case coeff_kind::minus_one: acc -= x; break;
-                case coeff_kind::two: acc += x + x; break;
-                case coeff_kind::general: acc += value_[k] * x; break;
-            }
-        }
+        for (uint64_t k = row_start_[i]; k < row_start_[i + 1]; ++k) add_term(acc, kind_[k], value_[k], z[column_[k]]);
         return acc;
     }
 

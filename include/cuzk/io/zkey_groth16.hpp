@@ -105,7 +105,7 @@ groth16::proof<groth16_curve_t<Curve>> to_groth16(const groth16_proof<Curve>& p)
 /// evaluate_abc's errors, now raised here), orders each row's entries by signal, adds up repeated
 /// (row, signal) entries and drops zero coefficients. Field additions are exact, so the sums,
 /// hence a, b and c, are exactly those of the coefficient list in file order. Entries whose
-/// coefficient is 1 or -1 (most of circom's) cost an addition instead of a multiplication.
+/// coefficient is 1, -1 or 2 (most of circom's) cost an addition instead of a multiplication.
 /// Memory: 40 bytes per entry (the coefficient list takes 48) and 8 bytes per domain row.
 template <class Fr>
 class abc_rows {
@@ -164,12 +164,11 @@ public:
             for (int64_t i = 0; i < m; ++i) {
                 const auto& e = coeffs[size_t(i)];
                 const uint32_t at = std::atomic_ref<uint32_t>(next[row_of(e)]).fetch_add(1, std::memory_order_relaxed);
-                entries_[at] = {e.signal, general, e.value};
+                entries_[at] = {e.signal, groth16::coeff_kind::general, e.value};
             }
         }
-        // Per row: sort by signal, add up repeated signals, drop zeros, mark 1 and -1 (in place;
+        // Per row: sort by signal, add up repeated signals, drop zeros, mark 1, -1 and 2 (in place;
         // kept[r] = what is left of row r). Nothing here throws or allocates.
-        const Fr minus_one = Fr::zero() - Fr::one();
         std::vector<uint32_t> kept(rows);
         // (The parallel regions here and in evaluate are skipped on small domains, where starting
         // the threads would cost more than the rows: a choice, not a measured threshold.)
@@ -184,7 +183,7 @@ public:
                 entry e = row[k];
                 for (++k; k < len && row[k].signal == e.signal; ++k) e.value += row[k].value;
                 if (e.value.is_zero()) continue;
-                e.kind = e.value.is_one() ? one : e.value == minus_one ? negative_one : general;
+                e.kind = groth16::coeff_kind_of(e.value);
                 row[out++] = e;
             }
             kept[r] = uint32_t(out);
@@ -237,10 +236,9 @@ public:
     size_t bytes() const { return entries_.capacity() * sizeof(entry) + start_.capacity() * sizeof(uint32_t); }
 
 private:
-    enum kind_t : uint32_t { general, one, negative_one };
     struct entry {
         uint32_t signal;
-        kind_t kind;  // fills what would be padding before value
+        groth16::coeff_kind kind;  // in what would be padding before value
         Fr value;
     };
 
@@ -261,11 +259,7 @@ private:
         Fr acc = Fr::zero();
         for (size_t k = start_[r], end = start_[r + 1]; k < end; ++k) {
             const entry& e = entries_[k];
-            switch (e.kind) {
-                case one: acc += w[e.signal]; break;
-                case negative_one: acc -= w[e.signal]; break;
-                default: acc += e.value * w[e.signal]; break;
-            }
+            groth16::add_term(acc, e.kind, e.value, w[e.signal]);
         }
         return acc;
     }
