@@ -191,7 +191,8 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
             cmd=(env "${gpu_env[@]}")
             # under a sanitizer the slowest cases prove fewer times on smaller circuits (tests/gpu_test.hpp)
             [[ -n $tool ]] && cmd+=(CUZK_TEST_UNDER_SANITIZER=1)
-            cmd+=(timeout "$timeout_s")
+            # the whole process group: timeout(1) can leave a sanitizer's target running on the GPU
+            cmd+=("$root/scripts/with-time-limit.sh" "$timeout_s")
             if [[ -n $tool ]]; then
                 cmd+=("$sanitizer" --tool "$tool" --error-exitcode 1 "${san_args[@]}")
             fi

@@ -62,14 +62,16 @@ echo "== $(wc -l <"$cases") cases, $jobs at once, ${limit} s each; $("$sanitizer
 
 run_case() {  # tool binary case
     local log=$out/$1.$2.${3//[\/*]/_}.log t0=$SECONDS rc errors
-    CUZK_TEST_C_API_BACKEND=gpu CUZK_TEST_UNDER_SANITIZER=1 timeout "$limit" "$sanitizer" --tool "$1" --error-exitcode 1 \
+    # with-time-limit.sh, not timeout(1): a cut case's target must not stay on the GPU
+    CUZK_TEST_C_API_BACKEND=gpu CUZK_TEST_UNDER_SANITIZER=1 "$limiter" "$limit" "$sanitizer" --tool "$1" --error-exitcode 1 \
         "$tests/$2" --gtest_filter="$3" >"$log" 2>&1
     rc=$?
     errors=$(grep -o -E '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | grep -o '[0-9]*$' | tail -1)
     printf '%s %s %s rc=%s errors=%s %ss\n' "$1" "$2" "$3" "$rc" "${errors:-none}" "$((SECONDS - t0))" >>"$summary"
 }
 export -f run_case
-export out tests limit sanitizer summary
+limiter=$(cd "$(dirname "$0")" && pwd)/with-time-limit.sh
+export out tests limit sanitizer summary limiter
 # shellcheck disable=SC2016  # expanded by the inner bash
 xargs -P "$jobs" -L 1 bash -c 'run_case "$0" "$1" "$2"' <"$cases"
 
