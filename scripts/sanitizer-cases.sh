@@ -18,6 +18,9 @@
 #
 # Every case runs with CUZK_TEST_UNDER_SANITIZER=1: the slowest cases then prove fewer times on
 # smaller circuits (tests/gpu_test.hpp's sanitized()).
+# Under racecheck test_gpu_faults fails every 8th fault point and the last (CUZK_FAULT_STRIDE; set
+# CUZK_RACECHECK_FAULT_STRIDE=1 for all): racecheck checks the kernels, the same in every proof, and
+# each point costs ~1.5 s under it.
 # Writes OUTDIR/<tool>.<binary>.<case>.log and OUTDIR/summary.txt: one line per case with its exit
 # status, the tool's error (racecheck: hazard) count and seconds; 124 means the time limit cut it.
 # Exit status 1 if any case failed or reported an error, 0 otherwise (cut cases included in 1).
@@ -61,9 +64,10 @@ done >>"$cases"
 echo "== $(wc -l <"$cases") cases, $jobs at once, ${limit} s each; $("$sanitizer" --version | tail -1)" >>"$summary"
 
 run_case() {  # tool binary case
-    local log=$out/$1.$2.${3//[\/*]/_}.log t0=$SECONDS rc errors
+    local log=$out/$1.$2.${3//[\/*]/_}.log t0=$SECONDS rc errors stride=1
+    [[ $1 == racecheck ]] && stride=$racecheck_fault_stride
     # with-time-limit.sh, not timeout(1): a cut case's target must not stay on the GPU
-    CUZK_TEST_C_API_BACKEND=gpu CUZK_TEST_UNDER_SANITIZER=1 "$limiter" "$limit" "$sanitizer" --tool "$1" --error-exitcode 1 \
+    CUZK_TEST_C_API_BACKEND=gpu CUZK_TEST_UNDER_SANITIZER=1 CUZK_FAULT_STRIDE=$stride "$limiter" "$limit" "$sanitizer" --tool "$1" --error-exitcode 1 \
         "$tests/$2" --gtest_filter="$3" >"$log" 2>&1
     rc=$?
     errors=$(grep -o -E '(ERROR|RACECHECK) SUMMARY: [0-9]+' "$log" | grep -o '[0-9]*$' | tail -1)
@@ -71,7 +75,8 @@ run_case() {  # tool binary case
 }
 export -f run_case
 limiter=$(cd "$(dirname "$0")" && pwd)/with-time-limit.sh
-export out tests limit sanitizer summary limiter
+racecheck_fault_stride=${CUZK_RACECHECK_FAULT_STRIDE:-8}
+export out tests limit sanitizer summary limiter racecheck_fault_stride
 # shellcheck disable=SC2016  # expanded by the inner bash
 xargs -P "$jobs" -L 1 bash -c 'run_case "$0" "$1" "$2"' <"$cases"
 
