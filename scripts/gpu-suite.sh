@@ -33,6 +33,8 @@
 #                        Benchmarks are neither built nor run; a build made here compiles device
 #                        code with -lineinfo (source lines in the reports); the per-binary timeout
 #                        defaults to 3600 s (a sanitizer slows kernels 10-100x)
+#   CUZK_RACECHECK_FAULT_STRIDE  under racecheck test_gpu_faults fails every Nth fault point and the
+#                        last (default 8; 1 for all: ~30 min under racecheck; tests/test_gpu_faults.cu)
 #   CUZK_SANITIZER       the compute-sanitizer to use (default: PATH, then $CUDA_HOME/bin and
 #                        /usr/local/cuda/bin)
 #   CUZK_SANITIZER_ARGS  extra compute-sanitizer arguments for every run (e.g. --leak-check full)
@@ -191,6 +193,8 @@ if [[ ${CUZK_SKIP_TESTS:-0} != 1 ]]; then
             cmd=(env "${gpu_env[@]}")
             # under a sanitizer the slowest cases prove fewer times on smaller circuits (tests/gpu_test.hpp)
             [[ -n $tool ]] && cmd+=(CUZK_TEST_UNDER_SANITIZER=1)
+            # racecheck: test_gpu_faults fails every 8th fault point (~1.5 s each under it), not each
+            [[ $tool == racecheck ]] && cmd+=(CUZK_FAULT_STRIDE="${CUZK_RACECHECK_FAULT_STRIDE:-8}")
             # the whole process group: timeout(1) can leave a sanitizer's target running on the GPU
             cmd+=("$root/scripts/with-time-limit.sh" "$timeout_s")
             if [[ -n $tool ]]; then
