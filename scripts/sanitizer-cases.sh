@@ -78,7 +78,7 @@ limiter=$(cd "$(dirname "$0")" && pwd)/with-time-limit.sh
 racecheck_fault_stride=${CUZK_RACECHECK_FAULT_STRIDE:-8}
 export out tests limit sanitizer summary limiter racecheck_fault_stride
 # shellcheck disable=SC2016  # expanded by the inner bash
-xargs -P "$jobs" -L 1 bash -c 'run_case "$0" "$1" "$2"' <"$cases"
+xargs -r -P "$jobs" -L 1 bash -c 'run_case "$0" "$1" "$2"' <"$cases"
 
 if [[ -x $tests/test_gpu_faults && test_gpu_faults =~ $only ]]; then
     for tool in $tools; do run_case "$tool" test_gpu_faults '*'; done
