@@ -205,7 +205,8 @@ void print_levels(const std::string& what, const level& base, const level& worst
         double(worst.vram.device_used) / double(1 << 20));
 }
 
-/// The end of a sweep: every counted point was failed once, no descriptor or thread is left.
+/// The end of a sweep: every counted point (with a stride, every one of its steps) was failed once, no
+/// descriptor or thread is left.
 void expect_sweep_complete(const std::string& what, const tally& t, const level& base, const level& worst,
                            gpu_context& gpu) {
     if (fault_stride() == 1) {
