@@ -253,7 +253,7 @@ if [[ $skip_bench != 1 ]]; then
         # shellcheck disable=SC2206
         [[ -n ${CUZK_BENCH_ARGS:-} ]] && args+=($CUZK_BENCH_ARGS)
         start=$(date +%s)
-        timeout "$timeout_s" "$exe" "${args[@]}" >"$out/$name.log" 2>&1
+        "$root/scripts/with-time-limit.sh" "$timeout_s" "$exe" "${args[@]}" >"$out/$name.log" 2>&1
         rc=$?
         secs=$(($(date +%s) - start))
         printf '%-8s %-40s rc=%s %ss\n' "$([[ $rc -eq 0 ]] && echo ran || echo FAIL)" "$name" "$rc" "$secs" >>"$summary"
