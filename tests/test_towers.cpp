@@ -133,6 +133,18 @@ TYPED_TEST(Towers, Fp2MulMatchesSchoolbook) {
         ASSERT_EQ(a.mul_by_base(b.c0), this->fp2_schoolbook(a, fp2::from_base(b.c0)));
     }
     EXPECT_EQ(fp2::u().square(), -fp2::one());  // u^2 = -1
+    // Every pair of coordinates from {0, 1, 2, p - 1, p - 2}: the extremes of the lazy-reduction product
+    // (fp2_mul_x86.hpp), whose double-width c0 = a0 b0 - a1 b1 borrows or not and whose sums a0 + a1
+    // reach 2p - 2.
+    const fp two = fp::one() + fp::one();
+    const std::vector<fp> coords{fp::zero(), fp::one(), two, m1, m1 - fp::one()};
+    for (const fp& a0 : coords)
+        for (const fp& a1 : coords)
+            for (const fp& b0 : coords)
+                for (const fp& b1 : coords) {
+                    const fp2 a{a0, a1}, b{b0, b1};
+                    ASSERT_EQ(a * b, this->fp2_schoolbook(a, b));
+                }
 }
 
 TYPED_TEST(Towers, Fp6AndFp12MulMatchSchoolbook) {

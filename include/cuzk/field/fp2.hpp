@@ -16,8 +16,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <type_traits>
 
 #include "cuzk/core/bigint.hpp"
+#include "cuzk/field/fp2_mul_x86.hpp"
 #include "cuzk/field/tower_util.hpp"
 
 namespace cuzk {
@@ -77,8 +79,25 @@ struct fp2 {
         }
     }
 
-    /// Karatsuba: 3M + 5A (a0 b0 + beta a1 b1, (a0 + a1)(b0 + b1) - a0 b0 - a1 b1).
+    /// Whether the host product takes fp2_mul_x86.hpp's lazy reduction (4-limb base below 2^254, u^2 = -1).
+    static constexpr bool lazy_host_product = CUZK_HOST_ADX && base::limbs == 4 && base::modulus_bits <= 254 &&
+                                              nonresidue == -1;
+
+    /// Karatsuba: 3M + 5A (a0 b0 + beta a1 b1, (a0 + a1)(b0 + b1) - a0 b0 - a1 b1). On the host with
+    /// ADX, for BN254's Fp2, the same three products at double width and two reductions
+    /// (fp2_mul_x86.hpp): the same value, about 30% sooner.
     CUZK_HD_OUTLINE constexpr friend fp2 operator*(const fp2& a, const fp2& b) {
+#if CUZK_HOST_ADX
+        if constexpr (lazy_host_product) {
+            if (!std::is_constant_evaluated()) {
+                fp2 r;
+                constexpr auto p = base::modulus;
+                host_arith::x86::fp2_mul_lazy_adx_4(r.c0.mont, r.c1.mont, a.c0.mont, a.c1.mont, b.c0.mont, b.c1.mont, p,
+                                                    base::params::mont_inv64);
+                return r;
+            }
+        }
+#endif
         base v0 = a.c0 * b.c0;
         base v1 = a.c1 * b.c1;
         base s = (a.c0 + a.c1) * (b.c0 + b.c1);
@@ -157,12 +176,12 @@ struct fp2 {
         constexpr integer e1 = (base::modulus - integer::from_u64(3)).shr(2);  // (p - 3) / 4
         constexpr integer e2 = (base::modulus - integer::from_u64(1)).shr(1);  // (p - 1) / 2
         fp2 a1 = pow_vartime(e1);
-        fp2 alpha = a1.square() * *this;     // a^((p-1)/2)
-        fp2 x0 = a1 * *this;                 // a^((p+1)/4)
+        fp2 alpha = a1.square() * *this;  // a^((p-1)/2)
+        fp2 x0 = a1 * *this;              // a^((p+1)/4)
         fp2 minus_one = -one();
         fp2 x{};
         if (alpha == minus_one) {
-            x = fp2{-x0.c1, x0.c0};          // u * x0
+            x = fp2{-x0.c1, x0.c0};  // u * x0
         } else {
             fp2 b = (alpha + one()).pow_vartime(e2);
             x = b * x0;
