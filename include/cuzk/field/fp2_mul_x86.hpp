@@ -3,7 +3,7 @@
 // coordinates formed at double width, c0 = a0 b0 - a1 b1 (plus p 2^256 when that borrows) and c1 =
 // (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0; then one Montgomery reduction each. Two
 // reductions and no modular additions in place of Karatsuba's three Montgomery products and five
-// modular additions: 54 against 79 ns a product on the 2-core Zen 4 VM (docs/PERFORMANCE.md, "Host Fp2
+// modular additions: 54 against 79 ns a product on a 2-core Xeon VM (docs/PERFORMANCE.md, "Host Fp2
 // products with lazy reduction"). Constant time: every select is a mask.
 //
 // Bounds, for p < 2^254 (fp2.hpp calls it only then): a0 + a1 < 2p fits 4 words; each product is below
