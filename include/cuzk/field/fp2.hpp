@@ -79,21 +79,22 @@ struct fp2 {
         }
     }
 
-    /// Whether the host product takes fp2_mul_x86.hpp's lazy reduction (4-limb base below 2^254, u^2 = -1).
-    static constexpr bool lazy_host_product = CUZK_HOST_ADX && base::limbs == 4 && base::modulus_bits <= 254 &&
-                                              nonresidue == -1;
+    /// Whether the host product takes fp2_mul_x86.hpp's lazy reduction (4 or 6 limbs with two spare bits,
+    /// u^2 = -1: BN254 and BLS12-381).
+    static constexpr bool lazy_host_product = CUZK_HOST_ADX && (base::limbs == 4 || base::limbs == 6) &&
+                                              base::modulus_bits <= 64 * base::limbs - 2 && nonresidue == -1;
 
     /// Karatsuba: 3M + 5A (a0 b0 + beta a1 b1, (a0 + a1)(b0 + b1) - a0 b0 - a1 b1). On the host with
-    /// ADX, for BN254's Fp2, the same three products at double width and two reductions
-    /// (fp2_mul_x86.hpp): the same value, about 30% sooner.
+    /// ADX the same three products at double width and two reductions (fp2_mul_x86.hpp): the same value,
+    /// sooner.
     CUZK_HD_OUTLINE constexpr friend fp2 operator*(const fp2& a, const fp2& b) {
 #if CUZK_HOST_ADX
         if constexpr (lazy_host_product) {
             if (!std::is_constant_evaluated()) {
                 fp2 r;
                 constexpr auto p = base::modulus;
-                host_arith::x86::fp2_mul_lazy_adx_4(r.c0.mont, r.c1.mont, a.c0.mont, a.c1.mont, b.c0.mont, b.c1.mont, p,
-                                                    base::params::mont_inv64);
+                host_arith::x86::fp2_mul_lazy_adx(r.c0.mont, r.c1.mont, a.c0.mont, a.c1.mont, b.c0.mont, b.c1.mont, p,
+                                                  base::params::mont_inv64);
                 return r;
             }
         }
