@@ -21,6 +21,8 @@
 //
 // Plain C++ in every build; with CUDA enabled the GPU backend (the engine for every CUDA policy,
 // the GPU setup, the file modes' GPU prover) is cuzk_prove_gpu.cu, linked beside it.
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -32,6 +34,7 @@
 #include <string_view>
 #include <thread>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "cuzk/groth16/curve.hpp"
@@ -69,6 +72,7 @@ struct options {
     std::string write_params;  // --write-params FILE: the test key as a bellperson .params file
     std::string trace;         // --trace FILE: the engine's Chrome trace
     std::vector<int> devices{0};
+    bool devices_given = false;  // --devices: a GPU option, an error on the CPU backend
 };
 
 /// Prints `why` and the usage; to stdout with exit status 0 for --help, else to stderr with 2.
@@ -124,7 +128,7 @@ struct options {
         "  --workers N                  engine workers per device (per GPU; on the CPU backend, threads\n"
         "                               sharing all cores) proving concurrently (default 1)\n"
         "  --devices LIST               GPUs for the engine, comma-separated, a GPU listed twice gets\n"
-        "                               two slots (default 0)\n"
+        "                               two slots (default 0; GPU backend only, as are the VRAM flags)\n"
         "  --trace FILE                 write the engine's Chrome trace (Perfetto: ui.perfetto.dev)\n"
         "  --vram-gb G                  VRAM budget per device (default: 90%% of the first listed)\n"
         "  --rerun-in-vram-gb G         after the proofs, prove as many again through a second engine\n"
@@ -181,6 +185,7 @@ options parse(int argc, char** argv) {
         else if (a == "--trace") o.trace = value();
         else if (a == "--devices") {
             o.devices.clear();
+            o.devices_given = true;
             const std::string list = value();
             for (size_t at = 0; at <= list.size();) {
                 const size_t comma = std::min(list.find(',', at), list.size());
@@ -325,10 +330,14 @@ int run(const options& o) {
         return 2;
     }
 #endif
-    if (o.rerun_vram_gb > 0 && !gpu) {
-        std::fprintf(stderr, "cuzk-prove: --rerun-in-vram-gb needs the GPU backend, and none is in use\n");
-        return 2;
-    }
+    // GPU options are refused on the CPU backend rather than ignored: a run meant for two GPUs that
+    // fell back to the CPU would otherwise report CPU numbers under the GPUs' flags.
+    for (const auto& [given, flag] : {std::pair{o.rerun_vram_gb > 0, "--rerun-in-vram-gb"},
+                                      std::pair{o.devices_given, "--devices"}, std::pair{o.vram_gb > 0, "--vram-gb"}})
+        if (given && !gpu) {
+            std::fprintf(stderr, "cuzk-prove: %s needs the GPU backend, and none is in use\n", flag);
+            return 2;
+        }
     const synthetic_options shape =
         o.porep
             ? porep_shape(o.log_size, o.seed)
@@ -395,6 +404,9 @@ int run(const options& o) {
         ok = run_engine<Curve>(small, *pk, ckt, *e.engine, e.evaluate_on_host) && ok;
     }
 #endif
+    rusage usage{};
+    if (getrusage(RUSAGE_SELF, &usage) == 0)  // ru_maxrss is in KiB on Linux
+        std::printf("  host RSS peak %.2f GiB\n", double(usage.ru_maxrss) / double(1 << 20));
     std::printf("%s\n", ok ? "all proofs verified" : "VERIFICATION FAILED");
     return ok ? 0 : 1;
 }

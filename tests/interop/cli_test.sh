@@ -134,8 +134,10 @@ expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --serve --trace "$work/t.json
 [ ! -e "$work/w0" ] || fail "a usage error created the output directory"
 expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --out "$work/none"
 expect_usage_error "$prove" "$fixtures/$a/$a.zkey" --serve "$work/first.wtns"
-# the synthetic mode's second run within a VRAM budget is a GPU option
+# GPU options are refused on the CPU backend, not ignored
 expect_usage_error "$prove" --log-size 4 --backend cpu --rerun-in-vram-gb 13
+expect_usage_error "$prove" --log-size 4 --backend cpu --devices 0,1
+expect_usage_error "$prove" --log-size 4 --backend cpu --vram-gb 8
 expect_usage_error "$prove" --log-size 4 --rerun-in-vram-gb 0
 if "$prove" "$fixtures/$a/$a.zkey" --out "$work/dup" "$work/first.wtns" "$work/batch/../first.wtns" --backend cpu \
   >/dev/null 2>&1; then
