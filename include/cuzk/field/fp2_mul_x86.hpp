@@ -345,10 +345,12 @@ inline void mul_wide_adx(uint64_t (&t)[12], const bigint<6>& a, const bigint<6>&
     t[11] = t4;
 }
 
-/// r = (t + m p) / 2^384 for a 6-word t (the reduction rows of mont_mul_adx_6, 7 accumulator words
-/// rotating): below p + 1.
-inline void mont_reduce_low_adx(uint64_t (&r)[6], const uint64_t* t, const bigint<6>& p, uint64_t inv) {
-    uint64_t t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3], t4 = t[4], t5 = t[5], t6 = 0, lo, hi;
+/// out = w / 2^384 mod p for a 12-word w below p 2^384: the reduction rows of mont_mul_adx_6 (7
+/// accumulator words rotating) on the low half, at most p; the high half, below p, added in the same
+/// asm; one masked subtraction. (Adding it inside the asm makes a BLS12-381 Fp2 product 10% faster;
+/// for 4 limbs, whose product's top words stay in registers when inlined, it was 3% slower.)
+inline void mont_reduce_wide_adx(bigint<6>& out, const uint64_t (&w)[12], const bigint<6>& p, uint64_t inv) {
+    uint64_t t0 = w[0], t1 = w[1], t2 = w[2], t3 = w[3], t4 = w[4], t5 = w[5], t6 = 0, lo, hi;
     asm("movq %[t0], %%rdx\n\t"
         "imulq %[inv], %%rdx\n\t"
         "xorl %k[lo], %k[lo]\n\t"
@@ -487,29 +489,30 @@ inline void mont_reduce_low_adx(uint64_t (&r)[6], const uint64_t* t, const bigin
         "adcxq %[hi], %[t4]\n\t"
         "movl $0, %k[lo]\n\t"
         "adoxq %[lo], %[t4]\n\t"
+        "addq 48(%[w]), %[t6]\n\t"
+        "adcq 56(%[w]), %[t0]\n\t"
+        "adcq 64(%[w]), %[t1]\n\t"
+        "adcq 72(%[w]), %[t2]\n\t"
+        "adcq 80(%[w]), %[t3]\n\t"
+        "adcq 88(%[w]), %[t4]\n\t"
         : [t0] "+&r"(t0), [t1] "+&r"(t1), [t2] "+&r"(t2), [t3] "+&r"(t3), [t4] "+&r"(t4), [t5] "+&r"(t5),
           [t6] "+&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi)
-        : [p] "r"(p.limb), [inv] "m"(inv), "m"(p.limb)
+        : [p] "r"(p.limb), [w] "r"(w), [inv] "m"(inv), "m"(p.limb), "m"(w)
         : "rdx", "cc");
-    r[0] = t6;
-    r[1] = t0;
-    r[2] = t1;
-    r[3] = t2;
-    r[4] = t3;
-    r[5] = t4;
+    const uint64_t r[6] = {t6, t0, t1, t2, t3, t4};
+    reduce_once(out, r, p);
 }
 
-/// out = w / 2^(64N) mod p for a 2N-word w below p 2^(64N): the low half reduced, the high half added,
+/// out = w / 2^256 mod p for an 8-word w below p 2^256: the low half reduced, the high half added,
 /// one masked subtraction.
-template <size_t N>
-inline void mont_reduce_wide_adx(bigint<N>& out, const uint64_t (&w)[2 * N], const bigint<N>& p, uint64_t inv) {
-    uint64_t r[N];
+inline void mont_reduce_wide_adx(bigint<4>& out, const uint64_t (&w)[8], const bigint<4>& p, uint64_t inv) {
+    uint64_t r[4];
     mont_reduce_low_adx(r, w, p, inv);
-    unsigned long long s[N];
+    unsigned long long s[4];
     unsigned char c = 0;
-    for (size_t i = 0; i < N; ++i) c = _addcarry_u64(c, r[i], w[N + i], &s[i]);  // below 2p: no carry out
-    uint64_t sum[N];
-    for (size_t i = 0; i < N; ++i) sum[i] = s[i];
+    for (size_t i = 0; i < 4; ++i) c = _addcarry_u64(c, r[i], w[4 + i], &s[i]);  // below 2p: no carry out
+    uint64_t sum[4];
+    for (size_t i = 0; i < 4; ++i) sum[i] = s[i];
     reduce_once(out, sum, p);
 }
 
