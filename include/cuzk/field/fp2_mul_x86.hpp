@@ -3,7 +3,7 @@
 // reduction; the two coordinates formed at double width, c0 = a0 b0 - a1 b1 (plus p 2^(64N) when that
 // borrows) and c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0; then one Montgomery reduction each.
 // Two reductions and no modular additions in place of Karatsuba's three Montgomery products and five
-// modular additions: on a 2-core Xeon VM 58 against 102 ns a BN254 product, 118 against 166 ns a
+// modular additions: on a 2-core Xeon VM 58 against 102 ns a BN254 product, 98 against 166 ns a
 // BLS12-381 one (docs/PERFORMANCE.md, "Host Fp2 products with lazy reduction"). Constant time: every
 // select is a mask.
 //
