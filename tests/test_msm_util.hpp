@@ -131,6 +131,28 @@ std::vector<scalar_int<G>> random_scalars(size_t n, uint64_t seed) {
     return s;
 }
 
+/// The edge inputs every MSM is checked on (host, device, fixed bases): 12 points, among them the
+/// identity, a duplicate, and P and -P with the same scalar (they cancel); scalars 0, 1, r - 1, r,
+/// r + 1, all ones, 2^(bits - 1), small values and 2^255 (the integers as given, not reduced).
+template <class G>
+struct edge_inputs {
+    std::vector<affine<G>> points = random_points<G>(12, 3);
+    std::vector<scalar_int<G>> scalars;
+
+    edge_inputs() {
+        using I = scalar_int<G>;
+        const I r = G::scalar::modulus, one = I::from_u64(1);
+        I all_ones{};
+        for (auto& l : all_ones.limb) l = ~uint64_t(0);
+        points[3] = affine<G>::identity();
+        points[5] = points[4];
+        points[7] = -points[6];
+        scalars = {I{}, one, r - one, r, r + one, all_ones, one.shl(G::scalar::modulus_bits - 1),
+                   I::from_u64(12345), I::from_u64(99), I::from_u64(7), I::from_u64(2), one.shl(255)};
+        scalars[6] = scalars[7];
+    }
+};
+
 }  // namespace msm_test
 
 #if defined(__CUDACC__)
