@@ -2,8 +2,9 @@
 # Issue 14's measurement: the engine's batch on one GPU, on two, and on the second alone (the first
 # left out of the device list), interleaved in one machine loan, for a 90%-bits and a random witness.
 # Each run's log, Chrome trace and per-GPU memory samples go to OUTDIR; OUTDIR/scaling_summary.txt
-# has a line per run (ms per proof, proofs/hour, GPU busy per device, verified, host RSS peak, VRAM
-# peak per GPU) and, per witness, the throughput ratio of two GPUs to one (target >= 1.9).
+# has a line per run (ms per proof, GPU busy per device, verified, host RSS peak, VRAM peak per GPU,
+# the devices and GPU-stream tracks its trace shows) and, per witness, the throughput ratio of two
+# GPUs to one (target >= 1.9).
 #
 #   scripts/engine-scaling.sh OUTDIR CUZK_PROVE [TWO] [LOG] [PROOFS] [ROUNDS]
 #     TWO: the two-GPU device list (default 0,1; 0,0 rehearses everything on one GPU: two slots
@@ -46,15 +47,20 @@ run() {
         --backend gpu --devices "$devices" $policy --trace "$base.trace.json" >"$base.log" 2>&1
     local rc=$?
     [[ -n $smi ]] && kill "$smi" 2>/dev/null && wait "$smi" 2>/dev/null
-    local ms busy valid rss vram
+    local ms busy valid rss vram tracks
     ms=$(awk '/throughput: ms per proof/ {print $5}' "$base.log")
     busy=$(awk '/^  GPU [0-9]+: busy/ {sub(":", "", $2); printf "GPU%s %s ", $2, substr($NF, 2, length($NF) - 2)}' "$base.log")
     valid=$(grep -Eo '[0-9]+/[0-9]+ proofs VALID' "$base.log")
     rss=$(awk '/host RSS peak/ {print $4 " GiB"}' "$base.log")
     vram=$([[ -s $base.vram.csv ]] && awk -F', *' '{if ($2 > m[$1]) m[$1] = $2} END {for (g in m) print g, m[g]}' \
         "$base.vram.csv" | sort -n | awk '{printf "GPU%s %.1f GiB ", $1, $2 / 1024}')
-    printf '%-22s devices %-4s rc %-3s ms/proof %-8s busy %-26s %-18s RSS %-10s VRAM peak %s\n' \
-        "$name" "$devices" "$rc" "${ms:-?}" "${busy:-?}" "${valid:-no verdict}" "${rss:-?}" "${vram:-?}" >>"$summary"
+    # the trace's processes (one per slot, named after its device) and GPU-stream tracks
+    tracks=$([[ -s $base.trace.json ]] &&
+        echo "GPUs $(grep -o '"slot [0-9]*: GPU [0-9]*"' "$base.trace.json" | sed 's/.*: GPU //; s/"//' | sort -nu | paste -sd, -)" \
+            "($(grep -c '"worker [0-9]* GPU stream"' "$base.trace.json") stream tracks)")
+    printf '%-22s devices %-4s rc %-3s ms/proof %-8s busy %-26s %-18s RSS %-10s VRAM peak %s trace %s\n' \
+        "$name" "$devices" "$rc" "${ms:-?}" "${busy:-?}" "${valid:-no verdict}" "${rss:-?}" "${vram:-?}" \
+        "${tracks:-?}" >>"$summary"
     if [[ $rc -ne 0 || -z $ms || $valid != "$proofs/$proofs proofs VALID" ]]; then
         status=1
         tail -5 "$base.log" | sed 's/^/    /' >>"$summary"

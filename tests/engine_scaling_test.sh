@@ -20,7 +20,7 @@ while [ $# -gt 0 ]; do
     --witness) w=$2; shift ;;
     --proofs) n=$2; shift ;;
     --devices) d=$2; shift ;;
-    --trace) : >"$2"; shift ;;
+    --trace) trace=$2; shift ;;
   esac
   shift
 done
@@ -35,6 +35,15 @@ ok=$n
 [ "${CUZK_FAKE_BAD:-}" = "$([ ${#d} -gt 1 ] && echo two || echo one).$w" ] && ok=$((n - 1))
 echo "  $ok/$n proofs VALID"
 echo "  host RSS peak 12.50 GiB"
+# the engine's trace metadata: a process per slot named after its device, a GPU-stream track per worker
+slot=0
+for g in $(echo "$d" | tr ',' ' '); do
+  echo "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":$slot,\"args\":{\"name\":\"slot $slot: GPU $g\"}}"
+  for w in 0 1; do
+    echo "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":$slot,\"tid\":$((2 * w + 1)),\"args\":{\"name\":\"worker $w GPU stream\"}}"
+  done
+  slot=$((slot + 1))
+done >"$trace"
 EOF
 cat >"$work/bin/nvidia-smi" <<'EOF'
 #!/usr/bin/env bash
@@ -52,7 +61,7 @@ grep -q 'random: median ms per proof one GPU 300, two 157.5: throughput x1.90' "
   fail "expected 6 runs of each configuration (2 witnesses x 3 rounds): $(cat "$s")"
 line=$(grep '^two\.bits\.1 ' "$s")
 for want in 'devices 0,1' 'rc 0' 'ms/proof 52.5' 'GPU0 90.5% GPU1 91.5%' '20/20 proofs VALID' 'RSS 12.50 GiB' \
-            'VRAM peak GPU0 3.0 GiB GPU1 2.0 GiB'; do
+            'VRAM peak GPU0 3.0 GiB GPU1 2.0 GiB' 'trace GPUs 0,1 (4 stream tracks)'; do
   [[ $line == *"$want"* ]] || fail "'$want' missing from: $line"
 done
 grep -q '^other\.random\.2 .*devices 1 .*ms/proof 303 ' "$s" || fail "the second GPU alone: $(cat "$s")"
@@ -60,7 +69,8 @@ grep -q '^other\.random\.2 .*devices 1 .*ms/proof 303 ' "$s" || fail "the second
 # one GPU standing in for two: no run of the second alone
 "$script" "$work/b" cuzk-prove 0,0 20 20 1 >/dev/null || fail "exit status $? on a rehearsal"
 ! grep -q '^other\.' "$work/b/scaling_summary.txt" || fail "0,0 ran the second GPU alone"
-grep -q '^two\.bits\.1 .*devices 0,0 .*GPU0 90.5% ' "$work/b/scaling_summary.txt" || fail "rehearsal: $(cat "$work/b/scaling_summary.txt")"
+grep -q '^two\.bits\.1 .*devices 0,0 .*GPU0 90.5% .*trace GPUs 0 (4 stream tracks)' "$work/b/scaling_summary.txt" ||
+  fail "rehearsal: $(cat "$work/b/scaling_summary.txt")"
 
 # a proof that does not verify fails the script and leaves that witness without a ratio
 CUZK_FAKE_BAD=two.random "$script" "$work/c" cuzk-prove 0,1 20 20 1 >/dev/null

@@ -184,6 +184,7 @@ inline std::string chrome_trace_json(const std::vector<partition_trace>& traces)
             }
         }
     }
+    // scripts/engine-scaling.sh counts the devices and GPU-stream tracks by these two names
     for (const auto& [slot, device] : slots)
         metadata("process_name", slot, nullptr,
                  "slot " + std::to_string(slot) + (device < 0 ? ": CPU" : ": GPU " + std::to_string(device)));
