@@ -134,17 +134,19 @@ TYPED_TEST(Towers, Fp2MulMatchesSchoolbook) {
     }
     EXPECT_EQ(fp2::u().square(), -fp2::one());  // u^2 = -1
     // Every pair of coordinates from {0, 1, 2, p - 1, p - 2}: the extremes of the lazy-reduction product
-    // (fp2_mul_x86.hpp), whose double-width c0 = a0 b0 - a1 b1 borrows or not and whose sums a0 + a1
-    // reach 2p - 2.
+    // and square (fp2_mul_x86.hpp), whose double-width c0 = a0 b0 - a1 b1 borrows or not, whose sums
+    // a0 + a1 and a0 + p - a1 reach 2p - 2.
     const fp two = fp::one() + fp::one();
     const std::vector<fp> coords{fp::zero(), fp::one(), two, m1, m1 - fp::one()};
     for (const fp& a0 : coords)
-        for (const fp& a1 : coords)
+        for (const fp& a1 : coords) {
+            ASSERT_EQ((fp2{a0, a1}).square(), this->fp2_schoolbook(fp2{a0, a1}, fp2{a0, a1}));
             for (const fp& b0 : coords)
                 for (const fp& b1 : coords) {
                     const fp2 a{a0, a1}, b{b0, b1};
                     ASSERT_EQ(a * b, this->fp2_schoolbook(a, b));
                 }
+        }
 }
 
 TYPED_TEST(Towers, Fp6AndFp12MulMatchSchoolbook) {

@@ -1,4 +1,4 @@
-// The Fp2 product for 4- and 6-limb fields with u^2 = -1 (BN254's and BLS12-381's Fp2) on x86-64 with BMI2
+// The Fp2 product (and square) for 4- and 6-limb fields with u^2 = -1 (BN254's and BLS12-381's Fp2) on x86-64 with BMI2
 // and ADX, by lazy reduction: three double-width products, a0 b0, a1 b1 and (a0 + a1)(b0 + b1), with no
 // reduction; the two coordinates formed at double width, c0 = a0 b0 - a1 b1 (plus p 2^(64N) when that
 // borrows) and c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 = a0 b1 + a1 b0; then one Montgomery reduction each.
@@ -557,6 +557,37 @@ inline void fp2_mul_lazy_adx(bigint<N>& c0, bigint<N>& c1, const bigint<N>& a0, 
     }
     mont_reduce_wide_adx(c0, d, p, inv);
     mont_reduce_wide_adx(c1, e, p, inv);
+}
+
+/// (c0, c1) = (a0 + a1 u)^2 with u^2 = -1, Montgomery form, N = 4 or 6 limbs, p < 2^(64N - 2):
+/// c0 = (a0 + a1)(a0 - a1 + p) and c1 = (2 a0) a1, two double-width products and two reductions, the
+/// factors formed without reduction (each below 2p, so each product is below 4p^2 < p 2^(64N), as
+/// mont_reduce_wide_adx needs). Against the complex squaring's two Montgomery products and three
+/// modular additions.
+template <size_t N>
+inline void fp2_sqr_lazy_adx(bigint<N>& c0, bigint<N>& c1, const bigint<N>& a0, const bigint<N>& a1,
+                             const bigint<N>& p, uint64_t inv) {
+    bigint<N> sum, diff, twice;  // a0 + a1, a0 + p - a1, 2 a0
+    unsigned char cs = 0, cp = 0, cd = 0, ct = 0;
+    for (size_t i = 0; i < N; ++i) {
+        unsigned long long x, y, z;
+        cs = _addcarry_u64(cs, a0.limb[i], a1.limb[i], &x);
+        cp = _addcarry_u64(cp, a0.limb[i], p.limb[i], &y);  // a0 + p < 2^(64N): no carry out
+        ct = _addcarry_u64(ct, a0.limb[i], a0.limb[i], &z);
+        sum.limb[i] = x;
+        diff.limb[i] = y;
+        twice.limb[i] = z;
+    }
+    for (size_t i = 0; i < N; ++i) {  // a0 + p > a1: no borrow out
+        unsigned long long x;
+        cd = _subborrow_u64(cd, diff.limb[i], a1.limb[i], &x);
+        diff.limb[i] = x;
+    }
+    uint64_t v0[2 * N], v1[2 * N];
+    mul_wide_adx(v0, sum, diff);
+    mul_wide_adx(v1, twice, a1);
+    mont_reduce_wide_adx(c0, v0, p, inv);
+    mont_reduce_wide_adx(c1, v1, p, inv);
 }
 
 }  // namespace cuzk::host_arith::x86
