@@ -136,9 +136,12 @@ struct g2 {
     static constexpr field psi_y = field{
         detail::fp_hex("0x063cf305489af5dcdc5ec698b6e2f9b9dbaae0eda9c95998dc54014671a0135a"),
         detail::fp_hex("0x07c03cbcac41049a0704b5a7ec796f2b21807dc98fa25bd282d37f632623b0e3")};
-    /// Subgroup test psi(P) == [6u^2]P (Scott, ePrint 2021/1130): 6u^2 = p mod r.
+    /// psi's eigenvalue on G2, 6u^2 = p mod r (the endomorphism split of the host MSM; also the subgroup
+    /// test psi(P) == [6u^2]P of Scott, ePrint 2021/1130, which the seed's test below replaces).
     static constexpr bigint<2> eigenvalue_abs = bigint_from_hex<2>("0x6f4d8248eeb859fbf83e9682e87cfd46");
     static constexpr bool eigenvalue_negative = false;
+    /// Subgroup test [u + 1]P + psi([u]P) + psi^2([u]P) == psi^3([2u]P) (ePrint 2022/348; ec/subgroup.hpp).
+    static constexpr uint64_t subgroup_seed = u_param;
     static constexpr const char* name = "BN254 G2";
 };
 

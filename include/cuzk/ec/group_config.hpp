@@ -21,6 +21,9 @@
 //   static constexpr bigint<E> eigenvalue_abs;   // lambda = +-eigenvalue_abs: the eigenvalue of
 //   static constexpr bool eigenvalue_negative;   //   phi (or psi) on the group, used by the
 //                                                //   subgroup test endo(P) == [lambda]P
+//   static constexpr uint64_t subgroup_seed;     // BN G2: the seed x0 > 0 of the subgroup test
+//                                                //   [x0 + 1]P + psi([x0]P) + psi^2([x0]P) ==
+//                                                //   psi^3([2 x0]P), preferred to the eigenvalue test
 #pragma once
 
 #include <concepts>
@@ -57,5 +60,11 @@ concept has_eigenvalue_test = (has_phi<G> || has_psi<G>) && requires {
     G::eigenvalue_abs;
     G::eigenvalue_negative;
 };
+
+/// The group (a BN curve's G2) has the subgroup test of El Housni, Guillevic and Piellard (ePrint
+/// 2022/348, sections 3 and 5.1): P is in G2 iff [x0 + 1]P + psi([x0]P) + psi^2([x0]P) == psi^3([2 x0]P),
+/// x0 the curve's seed: one 63-bit multiplication where the eigenvalue test multiplies by 128 bits.
+template <class G>
+concept has_seed_psi_test = has_psi<G> && requires { G::subgroup_seed; };
 
 }  // namespace cuzk

@@ -1,7 +1,9 @@
 // Membership in the prime-order subgroup, chosen per group config at compile time:
 //   cofactor 1 (BN254 G1)                 -> every point on the curve is in the group;
+//   a BN curve's G2 with its seed x0      -> [x0 + 1]P + psi([x0]P) + psi^2([x0]P) == psi^3([2 x0]P)
+//      (El Housni, Guillevic, Piellard, ePrint 2022/348: BN254 G2, 63-bit x0);
 //   an endomorphism with known eigenvalue -> endo(P) == [lambda]P (Scott, ePrint 2021/1130:
-//      BLS12-381 G1 phi(P) == [-x^2]P, BLS12-381 G2 psi(P) == [x]P, BN254 G2 psi(P) == [6x^2]P);
+//      BLS12-381 G1 phi(P) == [-x^2]P, BLS12-381 G2 psi(P) == [x]P);
 //   otherwise                             -> [r]P == O.
 // The fast tests are cross-checked against [r]P == O in tests/test_ec_subgroup.cpp.
 // Points here are public (decoded inputs), so the checks are variable time.
@@ -29,6 +31,11 @@ CUZK_HD constexpr bool is_in_subgroup(const jacobian<G>& p) {
     constexpr bool trivial = G::cofactor.num_bits() == 1;  // cofactor == 1
     if constexpr (trivial) {
         return true;
+    } else if constexpr (has_seed_psi_test<G>) {
+        constexpr bigint<1> x0{{G::subgroup_seed}};
+        const jacobian<G> xp = mul_vartime(p, x0);  // [x0]P
+        const jacobian<G> psi_xp = psi(xp), psi2_xp = psi(psi_xp);
+        return xp + p + psi_xp + psi2_xp == psi(psi2_xp).dbl();
     } else if constexpr (has_eigenvalue_test<G>) {
         constexpr auto lambda_abs = G::eigenvalue_abs;
         jacobian<G> rhs = mul_vartime(p, lambda_abs);  // [|lambda|]P
@@ -54,12 +61,12 @@ constexpr size_t naf_weight(const bigint<N>& k) {
     return w;
 }
 
-/// True when G's eigenvalue is sparse enough for mul_sparse_vartime: under a quarter of its
-/// digits non-zero (a random NAF has a third). BLS12-381: x^2 17 of 129, x 6 of 65; BN254 G2's
-/// 6x^2 has 40 of 128 and keeps mul_vartime.
+/// True when G's eigenvalue test is the one taken and its eigenvalue is sparse enough for
+/// mul_sparse_vartime: under a quarter of its digits non-zero (a random NAF has a third).
+/// BLS12-381: x^2 17 of 129, x 6 of 65.
 template <class G>
 constexpr bool sparse_eigenvalue() {
-    if constexpr (has_eigenvalue_test<G>) {
+    if constexpr (has_eigenvalue_test<G> && !has_seed_psi_test<G>) {
         return 4 * naf_weight(G::eigenvalue_abs) < G::eigenvalue_abs.num_bits();
     } else {
         return false;
