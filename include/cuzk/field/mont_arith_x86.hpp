@@ -615,13 +615,163 @@ inline void mont_sqr_adx_4(bigint<4>& out, const bigint<4>& a, const bigint<4>& 
     reduce_once(out, r, p);
 }
 
+// A 12-word value's Montgomery reduction, w / 2^384 (below 2p: one masked subtraction remains), as asm
+// text that mont_sqr_adx_6 and fp2_mul_x86.hpp's mont_reduce_wide_adx both splice in (a shared function
+// would pass the square through memory: 16% slower, measured 2026-12-04). The low words are in %[t0] ..
+// %[t5], the high ones at 48 .. 88(%[w]): 6 rows of m p (m = word * inv) with %[t6], zeroed here, as the
+// accumulator's seventh word, rotating; then the high words added. The result: %[t6], %[t0] .. %[t4].
+// Operands named t0 .. t6, lo, hi, p, inv and w; rdx and the flags are clobbered.
+#define CUZK_ADX6_REDUCE_WIDE          \
+    "movq %[t0], %%rdx\n\t"            \
+    "imulq %[inv], %%rdx\n\t"          \
+    "xorl %k[t6], %k[t6]\n\t"          \
+    "mulxq 0(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t0]\n\t"           \
+    "adcxq %[hi], %[t1]\n\t"           \
+    "mulxq 8(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t1]\n\t"           \
+    "adcxq %[hi], %[t2]\n\t"           \
+    "mulxq 16(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t2]\n\t"           \
+    "adcxq %[hi], %[t3]\n\t"           \
+    "mulxq 24(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t3]\n\t"           \
+    "adcxq %[hi], %[t4]\n\t"           \
+    "mulxq 32(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t4]\n\t"           \
+    "adcxq %[hi], %[t5]\n\t"           \
+    "mulxq 40(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t5]\n\t"           \
+    "adcxq %[hi], %[t6]\n\t"           \
+    "movl $0, %k[lo]\n\t"              \
+    "adoxq %[lo], %[t6]\n\t"           \
+    "movq %[t1], %%rdx\n\t"            \
+    "imulq %[inv], %%rdx\n\t"          \
+    "xorl %k[lo], %k[lo]\n\t"          \
+    "mulxq 0(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t1]\n\t"           \
+    "adcxq %[hi], %[t2]\n\t"           \
+    "mulxq 8(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t2]\n\t"           \
+    "adcxq %[hi], %[t3]\n\t"           \
+    "mulxq 16(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t3]\n\t"           \
+    "adcxq %[hi], %[t4]\n\t"           \
+    "mulxq 24(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t4]\n\t"           \
+    "adcxq %[hi], %[t5]\n\t"           \
+    "mulxq 32(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t5]\n\t"           \
+    "adcxq %[hi], %[t6]\n\t"           \
+    "mulxq 40(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t6]\n\t"           \
+    "adcxq %[hi], %[t0]\n\t"           \
+    "movl $0, %k[lo]\n\t"              \
+    "adoxq %[lo], %[t0]\n\t"           \
+    "movq %[t2], %%rdx\n\t"            \
+    "imulq %[inv], %%rdx\n\t"          \
+    "xorl %k[lo], %k[lo]\n\t"          \
+    "mulxq 0(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t2]\n\t"           \
+    "adcxq %[hi], %[t3]\n\t"           \
+    "mulxq 8(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t3]\n\t"           \
+    "adcxq %[hi], %[t4]\n\t"           \
+    "mulxq 16(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t4]\n\t"           \
+    "adcxq %[hi], %[t5]\n\t"           \
+    "mulxq 24(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t5]\n\t"           \
+    "adcxq %[hi], %[t6]\n\t"           \
+    "mulxq 32(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t6]\n\t"           \
+    "adcxq %[hi], %[t0]\n\t"           \
+    "mulxq 40(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t0]\n\t"           \
+    "adcxq %[hi], %[t1]\n\t"           \
+    "movl $0, %k[lo]\n\t"              \
+    "adoxq %[lo], %[t1]\n\t"           \
+    "movq %[t3], %%rdx\n\t"            \
+    "imulq %[inv], %%rdx\n\t"          \
+    "xorl %k[lo], %k[lo]\n\t"          \
+    "mulxq 0(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t3]\n\t"           \
+    "adcxq %[hi], %[t4]\n\t"           \
+    "mulxq 8(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t4]\n\t"           \
+    "adcxq %[hi], %[t5]\n\t"           \
+    "mulxq 16(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t5]\n\t"           \
+    "adcxq %[hi], %[t6]\n\t"           \
+    "mulxq 24(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t6]\n\t"           \
+    "adcxq %[hi], %[t0]\n\t"           \
+    "mulxq 32(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t0]\n\t"           \
+    "adcxq %[hi], %[t1]\n\t"           \
+    "mulxq 40(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t1]\n\t"           \
+    "adcxq %[hi], %[t2]\n\t"           \
+    "movl $0, %k[lo]\n\t"              \
+    "adoxq %[lo], %[t2]\n\t"           \
+    "movq %[t4], %%rdx\n\t"            \
+    "imulq %[inv], %%rdx\n\t"          \
+    "xorl %k[lo], %k[lo]\n\t"          \
+    "mulxq 0(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t4]\n\t"           \
+    "adcxq %[hi], %[t5]\n\t"           \
+    "mulxq 8(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t5]\n\t"           \
+    "adcxq %[hi], %[t6]\n\t"           \
+    "mulxq 16(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t6]\n\t"           \
+    "adcxq %[hi], %[t0]\n\t"           \
+    "mulxq 24(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t0]\n\t"           \
+    "adcxq %[hi], %[t1]\n\t"           \
+    "mulxq 32(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t1]\n\t"           \
+    "adcxq %[hi], %[t2]\n\t"           \
+    "mulxq 40(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t2]\n\t"           \
+    "adcxq %[hi], %[t3]\n\t"           \
+    "movl $0, %k[lo]\n\t"              \
+    "adoxq %[lo], %[t3]\n\t"           \
+    "movq %[t5], %%rdx\n\t"            \
+    "imulq %[inv], %%rdx\n\t"          \
+    "xorl %k[lo], %k[lo]\n\t"          \
+    "mulxq 0(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t5]\n\t"           \
+    "adcxq %[hi], %[t6]\n\t"           \
+    "mulxq 8(%[p]), %[lo], %[hi]\n\t"  \
+    "adoxq %[lo], %[t6]\n\t"           \
+    "adcxq %[hi], %[t0]\n\t"           \
+    "mulxq 16(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t0]\n\t"           \
+    "adcxq %[hi], %[t1]\n\t"           \
+    "mulxq 24(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t1]\n\t"           \
+    "adcxq %[hi], %[t2]\n\t"           \
+    "mulxq 32(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t2]\n\t"           \
+    "adcxq %[hi], %[t3]\n\t"           \
+    "mulxq 40(%[p]), %[lo], %[hi]\n\t" \
+    "adoxq %[lo], %[t3]\n\t"           \
+    "adcxq %[hi], %[t4]\n\t"           \
+    "movl $0, %k[lo]\n\t"              \
+    "adoxq %[lo], %[t4]\n\t"           \
+    "addq 48(%[w]), %[t6]\n\t"         \
+    "adcq 56(%[w]), %[t0]\n\t"         \
+    "adcq 64(%[w]), %[t1]\n\t"         \
+    "adcq 72(%[w]), %[t2]\n\t"         \
+    "adcq 80(%[w]), %[t3]\n\t"         \
+    "adcq 88(%[w]), %[t4]\n\t"
+
 /// Montgomery squaring, 6 limbs: as mont_sqr_adx_4 (15 cross products, 6 squares and 36
 /// reduction products, against 72), but the 12-word square does not fit the registers: each row
 /// of cross products stores its two finished words to w[], the doubling pass reads them back,
 /// keeps the low half in registers for the reduction and leaves the high half in w[] for the
-/// final add. 13 registers with rdx. The reduction rows repeat fp2_mul_x86.hpp's
-/// mont_reduce_wide_adx on purpose: calling it instead, with the square written out to w[], made
-/// this squaring 16% slower (40.5 -> 47.1 ns, measured 2026-12-04).
+/// final add (CUZK_ADX6_REDUCE_WIDE). 13 registers with rdx.
 inline void mont_sqr_adx_6(bigint<6>& out, const bigint<6>& a, const bigint<6>& p, uint64_t inv) {
     uint64_t w[12];
     uint64_t t0, t1, t2, t3, t4, t5, t6, lo, hi;
@@ -745,152 +895,7 @@ inline void mont_sqr_adx_6(bigint<6>& out, const bigint<6>& a, const bigint<6>& 
         "adcxq %[t6], %[t6]\n\t"
         "adoxq %[hi], %[t6]\n\t"
         "movq %[t6], 88(%[w])\n\t"
-        // Montgomery reduction of words 0 .. 5: rows of m p, m = word * inv, the accumulator rotating
-        "movq %[t0], %%rdx\n\t"
-        "imulq %[inv], %%rdx\n\t"
-        "xorl %k[t6], %k[t6]\n\t"
-        "mulxq 0(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t0]\n\t"
-        "adcxq %[hi], %[t1]\n\t"
-        "mulxq 8(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t1]\n\t"
-        "adcxq %[hi], %[t2]\n\t"
-        "mulxq 16(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t2]\n\t"
-        "adcxq %[hi], %[t3]\n\t"
-        "mulxq 24(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t3]\n\t"
-        "adcxq %[hi], %[t4]\n\t"
-        "mulxq 32(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t4]\n\t"
-        "adcxq %[hi], %[t5]\n\t"
-        "mulxq 40(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        "adcxq %[hi], %[t6]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        "movq %[t1], %%rdx\n\t"
-        "imulq %[inv], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t1]\n\t"
-        "adcxq %[hi], %[t2]\n\t"
-        "mulxq 8(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t2]\n\t"
-        "adcxq %[hi], %[t3]\n\t"
-        "mulxq 16(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t3]\n\t"
-        "adcxq %[hi], %[t4]\n\t"
-        "mulxq 24(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t4]\n\t"
-        "adcxq %[hi], %[t5]\n\t"
-        "mulxq 32(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        "adcxq %[hi], %[t6]\n\t"
-        "mulxq 40(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        "adcxq %[hi], %[t0]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adoxq %[lo], %[t0]\n\t"
-        "movq %[t2], %%rdx\n\t"
-        "imulq %[inv], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t2]\n\t"
-        "adcxq %[hi], %[t3]\n\t"
-        "mulxq 8(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t3]\n\t"
-        "adcxq %[hi], %[t4]\n\t"
-        "mulxq 16(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t4]\n\t"
-        "adcxq %[hi], %[t5]\n\t"
-        "mulxq 24(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        "adcxq %[hi], %[t6]\n\t"
-        "mulxq 32(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        "adcxq %[hi], %[t0]\n\t"
-        "mulxq 40(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t0]\n\t"
-        "adcxq %[hi], %[t1]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adoxq %[lo], %[t1]\n\t"
-        "movq %[t3], %%rdx\n\t"
-        "imulq %[inv], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t3]\n\t"
-        "adcxq %[hi], %[t4]\n\t"
-        "mulxq 8(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t4]\n\t"
-        "adcxq %[hi], %[t5]\n\t"
-        "mulxq 16(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        "adcxq %[hi], %[t6]\n\t"
-        "mulxq 24(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        "adcxq %[hi], %[t0]\n\t"
-        "mulxq 32(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t0]\n\t"
-        "adcxq %[hi], %[t1]\n\t"
-        "mulxq 40(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t1]\n\t"
-        "adcxq %[hi], %[t2]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adoxq %[lo], %[t2]\n\t"
-        "movq %[t4], %%rdx\n\t"
-        "imulq %[inv], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t4]\n\t"
-        "adcxq %[hi], %[t5]\n\t"
-        "mulxq 8(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        "adcxq %[hi], %[t6]\n\t"
-        "mulxq 16(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        "adcxq %[hi], %[t0]\n\t"
-        "mulxq 24(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t0]\n\t"
-        "adcxq %[hi], %[t1]\n\t"
-        "mulxq 32(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t1]\n\t"
-        "adcxq %[hi], %[t2]\n\t"
-        "mulxq 40(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t2]\n\t"
-        "adcxq %[hi], %[t3]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adoxq %[lo], %[t3]\n\t"
-        "movq %[t5], %%rdx\n\t"
-        "imulq %[inv], %%rdx\n\t"
-        "xorl %k[lo], %k[lo]\n\t"
-        "mulxq 0(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t5]\n\t"
-        "adcxq %[hi], %[t6]\n\t"
-        "mulxq 8(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t6]\n\t"
-        "adcxq %[hi], %[t0]\n\t"
-        "mulxq 16(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t0]\n\t"
-        "adcxq %[hi], %[t1]\n\t"
-        "mulxq 24(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t1]\n\t"
-        "adcxq %[hi], %[t2]\n\t"
-        "mulxq 32(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t2]\n\t"
-        "adcxq %[hi], %[t3]\n\t"
-        "mulxq 40(%[p]), %[lo], %[hi]\n\t"
-        "adoxq %[lo], %[t3]\n\t"
-        "adcxq %[hi], %[t4]\n\t"
-        "movl $0, %k[lo]\n\t"
-        "adoxq %[lo], %[t4]\n\t"
-        // plus words 6 .. 11
-        "addq 48(%[w]), %[t6]\n\t"
-        "adcq 56(%[w]), %[t0]\n\t"
-        "adcq 64(%[w]), %[t1]\n\t"
-        "adcq 72(%[w]), %[t2]\n\t"
-        "adcq 80(%[w]), %[t3]\n\t"
-        "adcq 88(%[w]), %[t4]\n\t"
+        CUZK_ADX6_REDUCE_WIDE
         : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [t4] "=&r"(t4), [t5] "=&r"(t5),
           [t6] "=&r"(t6), [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(w)
         : [a] "r"(a.limb), [p] "r"(p.limb), [w] "r"(w), [inv] "m"(inv), "m"(a.limb), "m"(p.limb)
