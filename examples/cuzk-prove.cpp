@@ -38,13 +38,13 @@
 #include <vector>
 
 #include "cuzk/groth16/curve.hpp"
-#include "cuzk/groth16/engine.hpp"
+#include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/bellperson_params.hpp"
-#include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/core/bulk_vector.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_groth16.hpp"

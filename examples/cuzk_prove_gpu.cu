@@ -9,8 +9,8 @@
 #include <cstdio>
 
 #include "cuzk/groth16/curve.hpp"
-#include "cuzk/groth16/engine_cuda.cuh"
-#include "cuzk/groth16/test_setup_cuda.cuh"
+#include "cuzk/engine/engine_cuda.cuh"
+#include "cuzk/groth16/cuda/test_setup.cuh"
 #include "cuzk_prove_gpu.hpp"
 
 namespace cuzk_prove {

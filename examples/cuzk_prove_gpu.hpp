@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "cuzk/groth16/density.hpp"
-#include "cuzk/groth16/engine.hpp"
+#include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/r1cs.hpp"
 

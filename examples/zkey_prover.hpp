@@ -39,9 +39,9 @@
 #include <thread>
 #include <vector>
 
-#include "cuzk/groth16/engine.hpp"
+#include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
-#include "cuzk/groth16/trace.hpp"
+#include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"

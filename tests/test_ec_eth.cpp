@@ -3,7 +3,7 @@
 // encodings, must reproduce every expected output and reject every fail-* input.
 #include <gtest/gtest.h>
 
-#include "cuzk/ec/eth_encoding.hpp"
+#include "cuzk/io/eth_encoding.hpp"
 #include "cuzk/ec/scalar_mul.hpp"
 #include "test_ec_util.hpp"
 #include "test_vectors.hpp"

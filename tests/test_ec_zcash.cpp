@@ -7,7 +7,7 @@
 #include <random>
 #include <regex>
 
-#include "cuzk/ec/zcash_encoding.hpp"
+#include "cuzk/io/zcash_encoding.hpp"
 #include "test_ec_util.hpp"
 #include "test_vectors.hpp"
 

@@ -16,7 +16,7 @@
 #include <string>
 #include <thread>
 
-#include "cuzk/groth16/engine.hpp"
+#include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"

@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "cuzk/groth16/engine_cuda.cuh"
+#include "cuzk/engine/engine_cuda.cuh"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "engine_test_circuit.hpp"

@@ -29,7 +29,7 @@
 
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
-#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/cuda/prover.cuh"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"

@@ -13,11 +13,11 @@
 #include <thread>
 #include <vector>
 
-#include "cuzk/groth16/prover_cuda.cuh"
-#include "cuzk/groth16/supraseal_assignment.hpp"
+#include "cuzk/groth16/cuda/prover.cuh"
+#include "cuzk/io/supraseal_assignment.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
-#include "cuzk/groth16/test_setup_cuda.cuh"
+#include "cuzk/groth16/cuda/test_setup.cuh"
 #include "cuzk/groth16/verifier.hpp"
 #include "gpu_test.hpp"
 #include "groth16_curves.hpp"

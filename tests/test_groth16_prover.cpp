@@ -19,7 +19,7 @@
 #include "cuzk/curves/bn254.hpp"
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/prover.hpp"
-#include "cuzk/groth16/supraseal_assignment.hpp"
+#include "cuzk/io/supraseal_assignment.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"

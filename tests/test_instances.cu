@@ -6,7 +6,7 @@
 
 #include <random>
 
-#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/cuda/prover.cuh"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/verifier.hpp"

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <random>
 
-#include "cuzk/groth16/msm_bits.hpp"
+#include "cuzk/msm/witness_host.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
 #include "cuzk/msm/scalar_split.hpp"
 #include "test_msm_util.hpp"

@@ -23,9 +23,9 @@
 #include <memory>
 #include <random>
 
-#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/cuda/prover.cuh"
 #include "cuzk/groth16/synthetic_circuit.hpp"
-#include "cuzk/groth16/test_setup_cuda.cuh"
+#include "cuzk/groth16/cuda/test_setup.cuh"
 #include "cuzk/groth16/verifier.hpp"
 #include "device_memory.hpp"
 #include "gpu_test.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/groth16/cuda/prover.cuh"
 #include "engine.hpp"
 
 namespace cuzk::c_api {

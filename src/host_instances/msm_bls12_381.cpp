@@ -1,5 +1,5 @@
 // cuzk::host_instances: the CPU MSMs of bls12_381 (G1 and G2), compiled once (see cuzk/instances.hpp).
-#include "cuzk/groth16/msm_bits.hpp"
+#include "cuzk/msm/witness_host.hpp"
 #include "cuzk/instances.hpp"
 #include "cuzk/msm/pippenger_host.hpp"
 

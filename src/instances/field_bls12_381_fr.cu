@@ -1,7 +1,7 @@
 // cuzk::instances: the device NTT and the Groth16 field kernels over bls12_381 Fr, compiled once
 // (see cuzk/instances.hpp).
-#include "cuzk/groth16/device_circuit.cuh"
-#include "cuzk/groth16/h_scalars.cuh"
+#include "cuzk/groth16/cuda/device_circuit.cuh"
+#include "cuzk/groth16/cuda/h_scalars.cuh"
 #include "cuzk/ntt/device_domain.cuh"
 #include "cuzk/ntt/ntt_device.cuh"
 #include "cuzk/instances.hpp"

@@ -1,5 +1,5 @@
 // cuzk::instances: the device MSM family of bls12_381 G1, compiled once (see cuzk/instances.hpp).
-#include "cuzk/groth16/test_setup_cuda.cuh"
+#include "cuzk/groth16/cuda/test_setup.cuh"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/msm/witness_device.cuh"

@@ -10,7 +10,7 @@
 // | g2_on_gpu       | bool                          | whether the G2 MSM runs on the GPU or the CPU    |
 // | telemetry       | a type (optional)             | a sink told every stage of every finished proof  |
 //
-// See docs/GROTH16.md for when to pick which. The CUDA prover (prover_cuda.cuh) takes any type
+// See docs/GROTH16.md for when to pick which. The CUDA prover (groth16/cuda/prover.cuh) takes any type
 // that models cuda_prover_policy, so a caller can name its own policy (a struct with those four
 // constants, and a telemetry sink if it wants one) instead of spelling cuda_policy's arguments:
 //

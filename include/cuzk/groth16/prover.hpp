@@ -27,12 +27,12 @@
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/h_scalars.hpp"
 #include "cuzk/groth16/keys.hpp"
-#include "cuzk/groth16/msm_bits.hpp"
+#include "cuzk/msm/witness_host.hpp"
 #include "cuzk/groth16/policy.hpp"
 #include "cuzk/groth16/r1cs.hpp"
 #include "cuzk/groth16/randomness.hpp"
 #include "cuzk/groth16/stage_timer.hpp"
-#include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/core/bulk_vector.hpp"
 
 namespace cuzk::groth16 {
 
@@ -250,7 +250,7 @@ private:
 
 }  // namespace cuzk::groth16
 
-/// Proof assembly for Curve (the CPU prover's MSMs are the msm_bits.hpp and pippenger_host.hpp
+/// Proof assembly for Curve (the CPU prover's MSMs are msm/witness_host.hpp and pippenger_host.hpp
 /// instances): see cuzk/instances.hpp.
 #define CUZK_HOST_PROVER_INSTANCES(prefix, Curve)                                                               \
     prefix template ::cuzk::groth16::proof<Curve> cuzk::groth16::assemble_proof_with<Curve>(                    \

@@ -14,7 +14,7 @@
 
 #include "cuzk/core/error.hpp"
 #include "cuzk/curves/bls12_381.hpp"
-#include "cuzk/ec/zcash_encoding.hpp"
+#include "cuzk/io/zcash_encoding.hpp"
 #include "cuzk/groth16/curve.hpp"
 #include "cuzk/groth16/keys.hpp"
 

@@ -32,7 +32,7 @@
 #include <unistd.h>
 
 #include "cuzk/core/error.hpp"
-#include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/core/bulk_vector.hpp"
 
 namespace cuzk::io {
 

@@ -21,7 +21,7 @@
 #include "cuzk/core/bigint.hpp"
 #include "cuzk/ec/subgroup.hpp"
 #include "cuzk/io/binfile.hpp"
-#include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/core/bulk_vector.hpp"
 #include "cuzk/io/parallel_chunks.hpp"
 #include "cuzk/io/point_check.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"

@@ -9,7 +9,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/core/bulk_vector.hpp"
 
 namespace cuzk::io {
 

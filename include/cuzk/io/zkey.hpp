@@ -32,7 +32,7 @@
 #include <vector>
 
 #include "cuzk/io/binfile.hpp"
-#include "cuzk/io/bulk_vector.hpp"
+#include "cuzk/core/bulk_vector.hpp"
 #include "cuzk/io/parallel_chunks.hpp"
 #include "cuzk/io/field_io.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"

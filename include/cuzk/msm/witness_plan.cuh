@@ -1,6 +1,6 @@
 // A witness plan: what a witness MSM (witness_device.cuh) computes from its scalars alone, made
 // once and read by several MSMs over different bases of the same length, e.g. a Groth16
-// proof's A, B_G1 and B_G2 over the witness z (groth16/prover_cuda.cuh).
+// proof's A, B_G1 and B_G2 over the witness z (groth16/cuda/prover.cuh).
 //
 //   witness_plan_bytes<Fr>(n)                       bytes of the plan's buffer (the caller's)
 //   msm::witness_plan<Fr> plan(d_scalars, n, buf, buf_bytes, stream, {.form = scalar_form::montgomery});

@@ -18,8 +18,8 @@
 #include <vector>
 
 #include "cuzk/gpu/cuda_error.hpp"
-#include "cuzk/groth16/engine.hpp"
-#include "cuzk/groth16/prover_cuda.cuh"
+#include "cuzk/engine/engine.hpp"
+#include "cuzk/groth16/cuda/prover.cuh"
 
 namespace cuzk::groth16 {
 

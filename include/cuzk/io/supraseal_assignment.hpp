@@ -126,7 +126,7 @@ inline io::bellperson_proof_bytes prove_supraseal_shaped(const prover<bls12_381:
     return io::to_bellperson_bytes(p.prove_from_abc_with(z, std::move(abc), r, s, times));
 }
 
-/// The same on any other prover of BLS12-381, e.g. the CUDA prover (groth16/prover_cuda.cuh),
+/// The same on any other prover of BLS12-381, e.g. the CUDA prover (groth16/cuda/prover.cuh),
 /// through its prove_from_abc: r, s are drawn from `rng` inside that prover.
 template <class Policy, class Rng = os_random>
 io::bellperson_proof_bytes prove_supraseal_shaped(const prover<bls12_381::curve, Policy>& p,

@@ -28,8 +28,8 @@
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/gpu/upload_staging.hpp"
 #include "cuzk/gpu/vram_budget.hpp"
-#include "cuzk/groth16/device_key.cuh"
-#include "cuzk/groth16/gpu_context.cuh"
+#include "cuzk/groth16/cuda/device_key.cuh"
+#include "cuzk/groth16/cuda/gpu_context.cuh"
 #include "cuzk/groth16/prover.hpp"
 
 namespace cuzk::groth16 {

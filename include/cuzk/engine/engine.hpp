@@ -50,7 +50,7 @@
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/groth16/randomness.hpp"
 #include "cuzk/groth16/stage_timer.hpp"
-#include "cuzk/groth16/trace.hpp"
+#include "cuzk/engine/trace.hpp"
 
 namespace cuzk::groth16 {
 
