@@ -13,6 +13,8 @@
 #include <map>
 #include <mutex>
 #include <random>
+#include <set>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -360,6 +362,75 @@ TEST(EngineRng, SeededIsMt19937AndUnseededIsTheOsGenerator) {
     for (int i = 0; i < 1000; ++i) ASSERT_EQ(seeded(), reference()) << i;
     partition_rng a, b;  // two OS draws of 64 bits: equal with probability 2^-64
     EXPECT_NE(a(), b());
+}
+
+TYPED_TEST(EngineTest, GivenRandomisersAreTheProofsOwn) {
+    // r and s drawn by the caller (as the service draws them from the C API's callback, on the
+    // calling thread) give the proof that the prover gives when it draws the same r and s itself:
+    // here from std::mt19937_64, whose draw the engine also makes for insecure_seed. Both with the
+    // prover's own circuit and with a, b, c from the caller.
+    using Fr = typename TypeParam::fr;
+    setup<TypeParam> s;
+    engine<TypeParam> e({{-1, s.cpu}}, {.workers_per_slot = 2});
+    const auto serial = s.partitions(4, true);
+    auto given = s.partitions(4);
+    for (size_t k = 0; k < given.size(); ++k) {
+        std::mt19937_64 rng(*serial[k].insecure_seed);
+        Fr r, t;
+        draw_randomisers(r, t, rng);
+        given[k].randomisers = given_randomisers<Fr>{r, t};
+        given[k].insecure_seed = 77;  // the given ones take precedence
+        stage_timer untimed(nullptr);
+        if (k % 2) given[k].abc = evaluate_abc_checked(*s.system, std::span<const Fr>(given[k].z), untimed);
+    }
+    const auto out = e.prove_all(std::move(given));
+    for (size_t k = 0; k < out.size(); ++k) {
+        std::mt19937_64 rng(*serial[k].insecure_seed);
+        ASSERT_TRUE(out[k].value) << out[k].message();
+        EXPECT_EQ(*out[k].value, s.cpu->prove(std::span<const Fr>(serial[k].z), rng)) << k;
+        EXPECT_TRUE(s.verifies(k, *out[k].value));
+    }
+}
+
+TYPED_TEST(EngineTest, OnWorkerStartRunsOnceOnEveryWorkerThread) {
+    setup<TypeParam> s;
+    std::mutex m;
+    std::map<std::pair<size_t, unsigned>, std::thread::id> seen;
+    std::atomic<int> calls{0};
+    {
+        engine<TypeParam> e({{0, s.cpu}, {1, s.cpu}},
+                            {.workers_per_slot = 3, .on_worker_start = [&](size_t slot, unsigned worker) {
+                                 std::lock_guard lock(m);
+                                 seen[{slot, worker}] = std::this_thread::get_id();
+                                 ++calls;
+                                 if (worker == 1) throw std::runtime_error("ignored");
+                             }});
+        const auto out = e.prove_all(s.partitions(6));
+        for (const auto& o : out) EXPECT_TRUE(o.value) << o.message();
+    }
+    EXPECT_EQ(calls.load(), 6);
+    ASSERT_EQ(seen.size(), 6u);
+    std::set<std::thread::id> threads;
+    for (const auto& [key, id] : seen) {
+        EXPECT_LT(key.first, 2u);
+        EXPECT_LT(key.second, 3u);
+        EXPECT_NE(id, std::this_thread::get_id());
+        threads.insert(id);
+    }
+    EXPECT_EQ(threads.size(), 6u);
+}
+
+TEST(EngineRng, GivenRandomisersAreHandedOverOnce) {
+    using Fr = cuzk::bn254::fr;
+    const Fr r = Fr::from_u64(5), t = Fr::from_u64(7);
+    partition_rng<Fr> rng(std::nullopt, given_randomisers<Fr>{r, t});
+    Fr a, b;
+    ASSERT_TRUE(rng.take_given(a, b));
+    EXPECT_EQ(a, r);
+    EXPECT_EQ(b, t);
+    EXPECT_FALSE(rng.take_given(a, b));
+    partition_rng<Fr> none(std::nullopt, std::nullopt);
+    EXPECT_FALSE(none.take_given(a, b));
 }
 
 /// Events of one track, (start, end) in microseconds.

@@ -26,230 +26,27 @@
 #pragma once
 
 #include <chrono>
-#include <concepts>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <exception>
-#include <functional>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
-#include <span>
 #include <string>
 #include <thread>
-#include <type_traits>
-#include <typeinfo>
 #include <utility>
 #include <vector>
 
 #include "cuzk/core/error.hpp"
-#include "cuzk/groth16/keys.hpp"
-#include "cuzk/groth16/randomness.hpp"
-#include "cuzk/groth16/stage_timer.hpp"
+#include "cuzk/engine/any_prover.hpp"
+#include "cuzk/engine/partition.hpp"
 #include "cuzk/engine/trace.hpp"
+#include "cuzk/groth16/stage_timer.hpp"
 
 namespace cuzk::groth16 {
-
-/// The engine's queue is full and engine_options::on_full is fail.
-class engine_queue_full : public error {
-public:
-    using error::error;
-};
-
-/// One proof's inputs.
-template <class Fr>
-struct partition {
-    std::vector<Fr> z{};  ///< the full assignment (1, public inputs, aux)
-    /// a | b | c on the domain when the caller evaluated them (the prover's prove_from_abc, which
-    /// checks no constraint); empty: the prover's own circuit evaluates them (prove(z)).
-    std::vector<Fr> abc{};
-    /// r, s drawn from std::mt19937_64(seed) instead of the OS CSPRNG: reproducible proofs for
-    /// tests that compare runs. Such proofs are not zero-knowledge; never set it in production.
-    std::optional<uint64_t> insecure_seed{};
-
-    size_t bytes() const { return (z.size() + abc.size()) * sizeof(Fr); }
-    /// bytes() of a partition carrying a, b, c: the most one of this circuit holds (for sizing
-    /// engine_options::max_queued_bytes when a, b, c may come from the host).
-    static size_t bytes_with_abc(size_t variables, size_t domain_size) {
-        return (variables + 3 * domain_size) * sizeof(Fr);
-    }
-};
-
-struct engine_options {
-    unsigned workers_per_slot = 1;
-    /// Witness bytes (partition::bytes) queued or being proved, at most. A partition larger than
-    /// this on its own is an invalid_argument.
-    size_t max_queued_bytes = size_t(1) << 32;
-    enum class when_full { wait, fail };
-    when_full on_full = when_full::wait;  ///< submit waits for room, or throws engine_queue_full
-    /// True for an error after which the slot's device cannot prove any more (engine_cuda.cuh
-    /// gives the CUDA one); empty: no error is.
-    std::function<bool(std::exception_ptr)> device_lost{};
-};
-
-/// Where a partition's r and s come from: the OS CSPRNG (os_random), or std::mt19937_64 seeded
-/// with partition::insecure_seed. One type for both, so that the engine compiles a prover's
-/// proving path once (it is a template over the generator); the values are the wrapped
-/// generator's, call for call.
-class partition_rng {
-public:
-    using result_type = uint64_t;
-    explicit partition_rng(std::optional<uint64_t> insecure_seed = std::nullopt) {
-        if (insecure_seed) seeded_.emplace(*insecure_seed);
-    }
-    static constexpr result_type min() { return 0; }
-    static constexpr result_type max() { return ~result_type(0); }
-    result_type operator()() { return seeded_ ? result_type((*seeded_)()) : os_(); }
-
-private:
-    static_assert(std::mt19937_64::min() == 0 && std::mt19937_64::max() == ~uint64_t(0));
-    std::optional<std::mt19937_64> seeded_;
-    os_random os_;
-};
-
-/// What the engine calls on a slot's prover (const, from several workers at once): the CPU and
-/// CUDA provers have both.
-template <class P, class Curve>
-concept engine_prover = requires(const P& p, std::span<const typename Curve::fr> z, std::vector<typename Curve::fr> abc,
-                                 partition_rng& rng, stage_times* times) {
-    { p.prove(z, rng, times) } -> std::same_as<proof<Curve>>;
-    { p.prove_from_abc(z, std::move(abc), rng, times) } -> std::same_as<proof<Curve>>;
-};
-
-/// An engine_prover that proves on a state kept between proofs (P::worker: the CUDA prover's
-/// cuda_worker), made by try_make_worker() (null when there is no room for one now).
-template <class P, class Curve>
-concept engine_worker_prover = engine_prover<P, Curve> &&
-    requires(const P& p, typename P::worker& w, std::span<const typename Curve::fr> z,
-             std::vector<typename Curve::fr> abc, partition_rng& rng, stage_times* times) {
-    { p.try_make_worker() } -> std::same_as<std::unique_ptr<typename P::worker>>;
-    { p.prove(w, z, rng, times) } -> std::same_as<proof<Curve>>;
-    { p.prove_from_abc(w, z, std::move(abc), rng, times) } -> std::same_as<proof<Curve>>;
-};
-
-/// A shared prover of any type behind one call, "prove this partition, recording its stages":
-/// what an engine slot holds. Converts implicitly from std::shared_ptr<P> (or <const P>) for any
-/// thread-safe engine_prover P (the CPU and CUDA provers, or a test's own); get<P>() gives the
-/// typed prover back (its notes, e.g. key_resident()). For an engine_worker_prover, make_state()
-/// gives an opaque P::worker that prove() then runs on. Function pointers and a type tag, no
-/// virtual calls: the engine that calls it is one class per curve, and only the conversion is
-/// compiled per prover type.
-template <class Curve>
-class any_prover {
-public:
-    using fr = typename Curve::fr;
-
-    any_prover() = default;
-    /// Implicit, so that a slot is {.device = d, .prover = p}.
-    template <engine_prover<Curve> P>
-    any_prover(std::shared_ptr<P> p)
-        : prover_(std::move(p)), type_(&typeid(P)), prove_(&prove_with<std::remove_const_t<P>>) {
-        if constexpr (engine_worker_prover<std::remove_const_t<P>, Curve>)
-            make_state_ = &make_state_for<std::remove_const_t<P>>;
-    }
-
-    explicit operator bool() const { return prover_ != nullptr; }
-
-    /// True when the prover proves on a state that make_state() makes.
-    bool has_state() const { return make_state_ != nullptr; }
-    /// A new state for prove() (one thread's at a time; it keeps the prover alive), or null: the
-    /// prover keeps none, or its budget has no room for one now.
-    std::shared_ptr<void> make_state() const { return make_state_ ? make_state_(prover_) : nullptr; }
-
-    /// Proves p with r, s from partition_rng(p.insecure_seed): prove(z) with the prover's own
-    /// circuit, or prove_from_abc when p carries a, b, c (consumed: a retry has none). On `state`
-    /// (from this prover's make_state()) when given, else as the prover does without one.
-    proof<Curve> prove(partition<fr>& p, stage_times& times, void* state = nullptr) const {
-        return prove_(prover_.get(), p, times, state);
-    }
-
-    /// The prover, if it is a P; else null.
-    template <class P>
-    const P* get() const {
-        return prover_ && *type_ == typeid(P) ? static_cast<const P*>(prover_.get()) : nullptr;
-    }
-    /// The prover's address: slots with the same one share a prover.
-    const void* address() const { return prover_.get(); }
-
-private:
-    template <class P>
-    static proof<Curve> prove_with(const void* prover, partition<fr>& p, stage_times& times, void* state) {
-        const P& x = *static_cast<const P*>(prover);
-        partition_rng rng(p.insecure_seed);
-        if constexpr (engine_worker_prover<P, Curve>) {
-            if (state) {
-                auto& w = *static_cast<typename P::worker*>(state);
-                if (p.abc.empty()) return x.prove(w, std::span<const fr>(p.z), rng, &times);
-                return x.prove_from_abc(w, std::span<const fr>(p.z), std::move(p.abc), rng, &times);
-            }
-        }
-        if (p.abc.empty()) return x.prove(std::span<const fr>(p.z), rng, &times);
-        return x.prove_from_abc(std::span<const fr>(p.z), std::move(p.abc), rng, &times);
-    }
-
-    template <class P>
-    static std::shared_ptr<void> make_state_for(const std::shared_ptr<const void>& prover) {
-        std::shared_ptr<const P> typed = std::static_pointer_cast<const P>(prover);
-        std::unique_ptr<typename P::worker> w = typed->try_make_worker();
-        if (!w) return nullptr;
-        struct holder {
-            std::shared_ptr<const P> prover;  // outlives its worker (declared first)
-            std::unique_ptr<typename P::worker> worker;
-        };
-        auto h = std::make_shared<holder>(holder{std::move(typed), std::move(w)});
-        return std::shared_ptr<void>(h, h->worker.get());
-    }
-
-    std::shared_ptr<const void> prover_{};
-    const std::type_info* type_ = nullptr;
-    proof<Curve> (*prove_)(const void*, partition<fr>&, stage_times&, void*) = nullptr;
-    std::shared_ptr<void> (*make_state_)(const std::shared_ptr<const void>&) = nullptr;
-};
-
-/// A device and the prover that proves on it. Slots may share a prover (it is thread-safe):
-/// a device listed twice is two slots over one prover, its workers counted twice.
-template <class Curve>
-struct engine_slot {
-    int device = -1;  ///< what progress and the trace call it; -1 for the CPU
-    any_prover<Curve> prover{};
-};
-
-/// Counters, whole engine and per slot.
-struct engine_progress {
-    struct slot {
-        int device;
-        size_t in_progress, done, failed;
-        bool usable;
-        std::string unusable_reason;  ///< the error that took it out of service
-    };
-    size_t queued = 0, in_progress = 0, done = 0, failed = 0;  ///< failed includes those no slot could take
-    size_t queued_bytes = 0;
-    /// Per-thread prover states made so far (any_prover::make_state: the CUDA prover's workers);
-    /// each is reused by every later partition, so this stays at most the number of workers.
-    size_t worker_states = 0;
-    std::vector<slot> slots;
-};
-
-/// What a batch call gives for each partition: the proof, or its error.
-template <class Curve>
-struct engine_outcome {
-    std::optional<proof<Curve>> value;
-    std::exception_ptr error;
-    std::string message() const {
-        if (!error) return {};
-        try {
-            std::rethrow_exception(error);
-        } catch (const std::exception& e) {
-            return e.what();
-        } catch (...) {
-            return "unknown error";
-        }
-    }
-};
 
 template <class Curve>
 class engine {
@@ -408,6 +205,10 @@ private:
     }
 
     void work(size_t s, unsigned w) {
+        if (options_.on_worker_start) try {
+                options_.on_worker_start(s, w);
+            } catch (...) {
+            }
         std::unique_lock lock(m_);
         for (;;) {
             work_cv_.wait(lock, [&] { return !slots_[s].usable || !queue_.empty() || closing_; });

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <bit>
+#include <concepts>
 #include <memory>
 #include <span>
 #include <string>
@@ -125,6 +126,10 @@ proof<Curve> assemble_proof_with(const proving_key<Curve>& pk, const jacobian<ty
 /// place (out-parameters, so that no copy of a secret is left behind for the caller to miss).
 template <class Fr, class Rng>
 void draw_randomisers(Fr& r, Fr& s, Rng& rng) {
+    // A generator that carries randomisers drawn beforehand (the engine's partition_rng, when the
+    // caller drew r and s on its own thread) hands them over instead.
+    if constexpr (requires { { rng.take_given(r, s) } -> std::same_as<bool>; })
+        if (rng.take_given(r, s)) return;
     // That r or s was redrawn reveals only that a candidate was zero.
     do r = Fr::random(rng); while (declassify(ct_is_zero(r)));
     do s = Fr::random(rng); while (declassify(ct_is_zero(s)));
