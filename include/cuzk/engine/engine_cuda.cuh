@@ -56,16 +56,16 @@ inline bool cuda_device_lost(std::exception_ptr e) {
     }
 }
 
-/// An engine with one slot per entry of `devices` and one prover<Curve, Policy> per distinct
-/// device (its own gpu_context with `vram_budget_per_device`), built in list order; with a
-/// circuit it stays resident beside the key where the budget holds it (prove(z)). Sets
-/// options.device_lost to cuda_device_lost unless the caller set one. slot(k).prover.get<
-/// prover<Curve, Policy>>() gives a slot's prover.
+/// One slot per entry of `devices` over one prover<Curve, Policy> per distinct device (its own
+/// gpu_context with `vram_budget_per_device`), built in list order; with a circuit it stays
+/// resident beside the key where the budget holds it (prove(z)). slot(k).prover.get<
+/// prover<Curve, Policy>>() gives a slot's prover. What make_cuda_engine and the front door's GPU
+/// backend (src/service) both build on.
 template <class Curve, class Policy>
-std::unique_ptr<engine<Curve>> make_cuda_engine(std::shared_ptr<const proving_key<Curve>> pk,
+std::vector<engine_slot<Curve>> make_cuda_slots(std::shared_ptr<const proving_key<Curve>> pk,
                                                 std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
                                                 const std::vector<int>& devices, size_t vram_budget_per_device,
-                                                engine_options options = {}, cuda_prover_options prover_options = {}) {
+                                                cuda_prover_options prover_options = {}) {
     using P = prover<Curve, Policy>;
     // The context must outlive its prover: both in one allocation, the slot points at the prover.
     struct on_device {
@@ -85,6 +85,18 @@ std::unique_ptr<engine<Curve>> make_cuda_engine(std::shared_ptr<const proving_ke
         }
         slots.push_back({d, p});
     }
+    return slots;
+}
+
+/// An engine over make_cuda_slots(...). Sets options.device_lost to cuda_device_lost unless the
+/// caller set one.
+template <class Curve, class Policy>
+std::unique_ptr<engine<Curve>> make_cuda_engine(std::shared_ptr<const proving_key<Curve>> pk,
+                                                std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
+                                                const std::vector<int>& devices, size_t vram_budget_per_device,
+                                                engine_options options = {}, cuda_prover_options prover_options = {}) {
+    auto slots = make_cuda_slots<Curve, Policy>(std::move(pk), std::move(circuit), devices, vram_budget_per_device,
+                                                prover_options);
     if (!options.device_lost) options.device_lost = cuda_device_lost;
     return std::make_unique<engine<Curve>>(std::move(slots), std::move(options));
 }

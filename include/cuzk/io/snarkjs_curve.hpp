@@ -6,8 +6,11 @@
 // matching Groth16 curve bundle (groth16/curve.hpp).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
+#include <type_traits>
 
 #include "cuzk/curves/bls12_381.hpp"
 #include "cuzk/curves/bn254.hpp"
@@ -50,5 +53,25 @@ struct bls12381 {
     /// G2 (M-type twist): y^2 = x^3 + 4(1 + u).
     static fq2 g2_b() { return g2::b; }
 };
+
+/// The curve of a snarkjs file, as its header's primes tell (zkey_curve in zkey.hpp, wtns_curve
+/// in wtns.hpp).
+enum class curve_id { bn254, bls12_381 };
+
+/// "BN254" or "BLS12-381", for messages.
+constexpr std::string_view curve_label(curve_id c) { return c == curve_id::bn254 ? bn128::name : bls12381::name; }
+
+/// The io curve type of an id, for code that picks one of two instantiations.
+template <curve_id C>
+using io_curve_t = std::conditional_t<C == curve_id::bn254, bn128, bls12381>;
+
+/// True when the little-endian bytes of a prime in a file header are F's modulus.
+template <class F>
+bool is_modulus(std::span<const uint8_t> prime) {
+    if (prime.size() != sizeof(typename F::integer)) return false;
+    for (size_t i = 0; i < prime.size(); ++i)
+        if (prime[i] != uint8_t(F::modulus.limb[i / 8] >> (8 * (i % 8)))) return false;
+    return true;
+}
 
 }  // namespace cuzk::io

@@ -362,4 +362,39 @@ inline void write_text_file(const std::string& path, std::string_view text) {
     if (!out) throw error(path + ": write failed");
 }
 
+/// Decimal digits of the largest value below F's modulus.
+template <class F>
+size_t max_decimal_digits() {
+    return to_decimal(F::modulus).size();
+}
+
+/// Bytes (with a NUL) that hold any proof.json of the curve: the writer's layout
+/// (proof_to_json) with every coordinate at its widest.
+template <class IoCurve>
+unsigned long long proof_json_max_bytes() {
+    using json::value;
+    auto s = [](std::string t) { return value::make_string(std::move(t)); };
+    const std::string q(max_decimal_digits<typename IoCurve::fq>(), '9');
+    auto g1 = [&] { return value::make_array({s(q), s(q), s("1")}); };
+    auto fq2 = [&] { return value::make_array({s(q), s(q)}); };
+    value root = value::make_object();
+    root.add("pi_a", g1());
+    root.add("pi_b", value::make_array({fq2(), fq2(), value::make_array({s("1"), s("0")})}));
+    root.add("pi_c", g1());
+    root.add("protocol", s("groth16"));
+    root.add("curve", s(std::string(IoCurve::snarkjs_name)));
+    return json::write(root).size() + 1;
+}
+
+/// Bytes (with a NUL) that hold any public.json with n_public signals: the length of what
+/// json::write makes of n strings of the widest decimal ("[]", or "[\n \"d..d\",\n ...\n]": per
+/// signal a newline, an indent, the quoted digits and a comma but the last), counted and not
+/// built, since a hostile header may claim 2^32 - 1 signals.
+template <class IoCurve>
+unsigned long long public_json_max_bytes(size_t n_public) {
+    const unsigned long long digits = max_decimal_digits<typename IoCurve::fr>();
+    const unsigned long long text = n_public == 0 ? 2 : n_public * (digits + 5) + 2;
+    return text + 1;
+}
+
 }  // namespace cuzk::io

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -97,6 +98,22 @@ void write_wtns(const std::string& path, std::span<const typename Curve::fr> val
 template <class Curve>
 void write_wtns(const std::string& path, const wtns<Curve>& w) {
     write_wtns<Curve>(path, std::span<const typename Curve::fr>(w.values));
+}
+
+/// The curve a .wtns is for, from the scalar-field prime of its header; nullopt when the header
+/// is malformed or names neither curve's field (wtns::read then says what is wrong).
+inline std::optional<curve_id> wtns_curve(std::shared_ptr<const byte_source> src) {
+    try {
+        binfile f(std::move(src), "wtns", 2);
+        auto r = f.reader(1);
+        const uint32_t n8 = r.u32();
+        if (n8 != 32) return std::nullopt;  // both curves' r have 32 bytes
+        const std::vector<uint8_t> p = r.bytes(n8);
+        if (is_modulus<bn254::fr>(p)) return curve_id::bn254;
+        if (is_modulus<bls12_381::fr>(p)) return curve_id::bls12_381;
+    } catch (const decode_error&) {
+    }
+    return std::nullopt;
 }
 
 }  // namespace cuzk::io

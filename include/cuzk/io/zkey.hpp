@@ -399,4 +399,32 @@ void write_zkey(const std::string& path, const zkey<Curve>& key, const zkey_writ
     w.close();
 }
 
+/// The curve of a zkey from the base-field prime of its header; throws decode_error for a
+/// malformed file or another prime.
+inline curve_id zkey_curve(const binfile& f) {
+    auto r = f.reader(2);
+    const uint32_t n8q = r.u32();
+    if (n8q != 32 && n8q != 48)
+        throw r.fail("base field of " + std::to_string(n8q) + " bytes is neither BN254's nor BLS12-381's");
+    const std::vector<uint8_t> q = r.bytes(n8q);
+    if (is_modulus<bn254::fq>(q)) return curve_id::bn254;
+    if (is_modulus<bls12_381::fp>(q)) return curve_id::bls12_381;
+    throw r.fail("base field prime is neither BN254's nor BLS12-381's");
+}
+
+/// nPublic from a zkey's header (sections 1 and 2 only, as rapidsnark's size queries read).
+template <class IoCurve>
+uint32_t zkey_n_public(const binfile& f) {
+    {
+        auto r = f.reader(1);
+        if (const uint32_t protocol = r.u32(); protocol != 1)
+            throw r.fail("protocol " + std::to_string(protocol) + " is not supported, only 1 (Groth16)");
+    }
+    auto r = f.reader(2);
+    read_field_header<typename IoCurve::fq>(r, "base field (q)");
+    read_field_header<typename IoCurve::fr>(r, "scalar field (r)");
+    (void)r.u32();  // nVars
+    return r.u32();
+}
+
 }  // namespace cuzk::io

@@ -211,6 +211,8 @@ public:
     const proving_key<Curve>& key() const { return *pk_; }
     /// True when the key stays on the GPU across proofs.
     bool key_resident() const { return resident_ != nullptr; }
+    /// Device bytes the key and other resident buffers hold of the budget, outside any worker.
+    size_t resident_budget_bytes() const { return gpu_.budget().resident(); }
     /// Why a prestaged policy fell back to per-proof uploads (empty if it did not).
     const std::string& fallback_reason() const { return fallback_reason_; }
     /// True when prove(z) evaluates a, b, c on the GPU from a resident circuit.
