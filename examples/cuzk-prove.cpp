@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_version.hpp"
 #include "cuzk/groth16/curve.hpp"
 #include "cuzk/groth16/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
@@ -479,6 +480,7 @@ int file_mode(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (cuzk::examples::print_version_if_asked(argc, argv, "cuzk-prove")) return 0;
     if (argc >= 2 && argv[1][0] != '-') return file_mode(argc, argv);
     options o = parse(argc, argv);
     try {
