@@ -1,6 +1,6 @@
 // Device MSM benchmark body shared by bench_msm_device.cu (G1) and bench_msm_device_g2.cu (G2):
-// device-resident points and uniform random full-width scalars, as the sppark anchors in
-// issue 4 were measured.
+// device-resident points and uniform random full-width scalars, as the sppark anchors were
+// measured (docs/PERFORMANCE.md), so that the two compare.
 //
 // Sizes: 2^CUZK_MSM_LOG_MIN .. 2^CUZK_MSM_LOG_MAX (environment; default 10..26, G2 up to
 // CUZK_MSM_G2_LOG_MAX, default 24). Each size is verified against the closed form of the

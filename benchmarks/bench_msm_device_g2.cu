@@ -1,4 +1,4 @@
-// Device MSM benchmarks, G2 of BLS12-381 (the G2 row of issue 4) and BN254 (plain MSM only);
+// Device MSM benchmarks, G2 of BLS12-381 (beside sppark's G2 anchor) and BN254 (plain MSM only);
 // body in bench_msm_device_common.cuh. The MSM kernels come precompiled (cuzk::instances), so
 // the BN254 rows cost this file little compile time.
 // Sizes 2^CUZK_MSM_LOG_MIN .. 2^CUZK_MSM_G2_LOG_MAX (default 10..24).

@@ -3,7 +3,7 @@
 // to 26 on request), each with XYZZ (acc:1) and batch-affine (acc:2) buckets, full-width scalars
 // (parts:1) and the endomorphism split (parts:2, and parts:4 on BLS12-381 G2); G2 too with
 // CUZK_MSM_HOST_G2=1. Every size is checked against the closed form first. Threads: OpenMP's
-// default (OMP_NUM_THREADS=1 gives the per-thread figure compared with blst in issue 4).
+// default (OMP_NUM_THREADS=1 gives the per-thread figure that compares with blst's single thread).
 // CUZK_MSM_HOST_WINDOWS="11 12 13" also runs each size with those window widths forced (win:c;
 // win:0 is host_window_bits' choice), to check the window model against measurement.
 #include <benchmark/benchmark.h>

@@ -1,7 +1,7 @@
 // Device NTT over BLS12-381 Fr (and BN254 Fr), data on the device, in place, lg n = 16..28:
 // forward NR, forward coset NN and NR, inverse RN and NN, a batch of 3. Each benchmark times
 // 7 calls with CUDA events after 2 warm-ups and reports the median (manual time); counter
-// sppark_ms is the matching sppark number from /work/shared/reference/peer-bench-h200.md
+// sppark_ms is the matching sppark number measured on the same H200 kind (docs/PERFORMANCE.md)
 // (BLS12-381 Fr only) and ratio = ours / sppark. Every benchmarked size is checked: the
 // round trip forward-then-inverse must give back the input, and for lg n <= 20 the forward
 // output must equal the host NTT's; a failure aborts the benchmark with an error.

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <random>
 
+#include "cli_version.hpp"
 #include "cuzk/curves/bls12_381.hpp"
 #include "cuzk/curves/bn254.hpp"
 
@@ -25,7 +26,8 @@ static bool tour() {
     return ok;
 }
 
-int main() {
+int main(int argc, char** argv) {
+    if (cuzk::examples::print_version_if_asked(argc, argv, "cuzk-demo")) return 0;
     std::printf("cuzk field demo (host)\n");
     bool ok = tour<cuzk::bls12_381::fp>() & tour<cuzk::bls12_381::fr>() & tour<cuzk::bn254::fq>() &
               tour<cuzk::bn254::fr>();

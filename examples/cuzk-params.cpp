@@ -19,6 +19,7 @@
 #include <omp.h>
 #endif
 
+#include "cli_version.hpp"
 #include "cuzk/io/bellperson_params.hpp"
 
 namespace {
@@ -80,6 +81,7 @@ int threads() {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (cuzk::examples::print_version_if_asked(argc, argv, "cuzk-params")) return 0;
     const options o = parse(argc, argv);
     namespace io = cuzk::io;
 #if !defined(CUZK_HAVE_OPENSSL)

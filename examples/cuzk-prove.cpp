@@ -37,6 +37,7 @@
 #include <utility>
 #include <vector>
 
+#include "cli_version.hpp"
 #include "cuzk/groth16/curve.hpp"
 #include "cuzk/engine/engine.hpp"
 #include "cuzk/groth16/prover.hpp"
@@ -223,7 +224,7 @@ double median(std::vector<double> v) {
 /// with the huge-page hint (one fault per 2 MiB instead of 512), its pages first touched by the
 /// team, and filled by every thread. A plain
 /// copy took ~330 ms of one thread for a 512 MB witness at 2^24, longer than the GPU's proof, so
-/// the engine's workers waited for partitions (docs/PERFORMANCE.md, "The engine at 2^22 and 2^24").
+/// the engine's workers waited for partitions (docs/log/2026-12.md, "The engine at 2^22 and 2^24").
 template <class Fr>
 std::vector<Fr> copy_witness(const std::vector<Fr>& z) {
     std::vector<Fr> out;
@@ -479,6 +480,7 @@ int file_mode(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (cuzk::examples::print_version_if_asked(argc, argv, "cuzk-prove")) return 0;
     if (argc >= 2 && argv[1][0] != '-') return file_mode(argc, argv);
     options o = parse(argc, argv);
     try {

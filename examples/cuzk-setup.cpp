@@ -33,6 +33,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cli_version.hpp"
 #include "cuzk/groth16/synthetic_circuit.hpp"
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/io/binfile.hpp"
@@ -254,6 +255,7 @@ std::string r1cs_curve_name(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (cuzk::examples::print_version_if_asked(argc, argv, "cuzk-setup")) return 0;
     options o = parse(argc, argv);
     try {
         if (!o.r1cs.empty()) {

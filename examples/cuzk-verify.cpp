@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <string>
 
+#include "cli_version.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
@@ -36,6 +37,7 @@ int verify_files(const std::string& vk_path, const std::string& public_path, con
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (cuzk::examples::print_version_if_asked(argc, argv, "cuzk-verify")) return 0;
     const char* usage =
         "usage: cuzk-verify <verification_key.json> <public.json> <proof.json>\n"
         "  verifies a snarkjs Groth16 proof (bn128 or bls12381) with cuzk's verifier; prints OK! and exits 0\n"

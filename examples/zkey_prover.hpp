@@ -69,7 +69,7 @@ struct outcome {
 /// Engine workers when --workers is not given. The CPU prover's MSMs and NTTs already use every
 /// core through OpenMP, and the witness reading runs beside them on the producer thread, so a
 /// second worker only splits the same cores between two proofs: at 2^16 on 2 cores it was slower
-/// (docs/PERFORMANCE.md, "cuzk-prove's batch mode through the engine"). The file modes' GPU
+/// (docs/log/2026-12.md, "cuzk-prove's batch mode through the engine"). The file modes' GPU
 /// prover (lock none, one context) takes one worker.
 inline constexpr unsigned default_file_workers = 1;
 

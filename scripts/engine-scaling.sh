@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Issue 14's measurement: the engine's batch on one GPU, on two, and on the second alone (the first
-# left out of the device list), interleaved in one machine loan, for a 90%-bits and a random witness.
+# Does a second GPU double the engine's throughput? The engine's batch on one GPU, on two, and on
+# the second alone (the first left out of the device list), interleaved in one machine loan, for a
+# 90%-bits and a random witness.
 # Each run's log, Chrome trace and per-GPU memory samples go to OUTDIR; OUTDIR/scaling_summary.txt
 # has a line per run (ms per proof, GPU busy per device, verified, host RSS peak, VRAM peak per GPU,
 # the devices and GPU-stream tracks its trace shows) and, per witness, the throughput ratio of two

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 16's GPU measurements: PoRep-shaped BLS12-381 partitions (groth16::porep_shape: 97% bits,
+# Filecoin-shaped GPU measurements: PoRep-shaped BLS12-381 partitions (groth16::porep_shape: 97% bits,
 # key density-compressed) proved by cuzk-prove with the key resident and within a VRAM budget.
 #
 #   scripts/filecoin-bench.sh OUTDIR CUZK_PROVE [LOG_SIZES] [PROOFS]

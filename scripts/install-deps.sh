@@ -7,7 +7,9 @@ need=()
 have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok installed"; }
 # libssl-dev: OpenSSL's BLAKE2b-512 for the Filecoin .params digest (io/bellperson_params.hpp, cuzk-params --digest)
 # valgrind: the constant-time test (tests/test_constant_time.cpp, ctest ct_valgrind*), skipped without it.
-for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev libgmp-dev libssl-dev valgrind; do
+# python3: the docs checks (scripts/plot-figures.py, check-docs.py; standard library only) and the
+#   Python binding's test.
+for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev libgmp-dev libssl-dev valgrind python3; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 

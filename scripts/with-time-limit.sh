@@ -4,9 +4,9 @@
 #   scripts/with-time-limit.sh SECONDS COMMAND [ARGS...]
 #
 # At the limit TERM, then 20 s later KILL, go to every process of the group, and the exit status is
-# 124 (as timeout(1)'s); otherwise the command's own. Why not timeout(1): on 2026-12-04 it stopped a
-# compute-sanitizer at its limit but left the sanitizer's target (a 2^26 NTT test) running on the
-# GPU, and its memory then failed test_gpu_faults' device-wide cudaMemGetInfo check.
+# 124 (as timeout(1)'s); otherwise the command's own. Why not timeout(1): it stops a
+# compute-sanitizer at its limit but can leave the sanitizer's target (a 2^26 NTT test, seen once)
+# running on the GPU, whose memory then fails test_gpu_faults' device-wide cudaMemGetInfo check.
 set -u
 [[ $# -ge 2 ]] || { echo "usage: $0 SECONDS COMMAND [ARGS...]" >&2; exit 2; }
 limit=$1

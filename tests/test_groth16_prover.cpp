@@ -440,7 +440,7 @@ uint64_t fingerprint(const circuit<F>& ckt) {
 }
 
 TEST(SyntheticCircuit, DefaultsReproduceTheEarlierGenerator) {
-    // Recorded (2026-12-01) from synthetic_circuit.hpp as it was before column densities existed:
+    // Recorded from synthetic_circuit.hpp as it was before column densities existed:
     // options, num_variables, A and B density counts, fingerprint. Benchmarks and keys made from
     // the default options stay the same circuits.
     struct recorded {

@@ -1,7 +1,7 @@
 // A consumer's translation unit over cuzk::instances: it includes the CUDA prover and proves with
 // one policy on each curve, while the kernels come precompiled from the library (with
 // CUZK_USE_INSTANCES=OFF the same source is built header-only). Its compile time is the
-// "consumer TU" row of docs/PERFORMANCE.md, "## Build". Skipped without a GPU.
+// "consumer TU" row of docs/log/2026-12.md, "## Build". Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <random>

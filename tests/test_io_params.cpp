@@ -766,7 +766,7 @@ TEST(BellpersonParams, DigestMatchesCoreutilsB2sum) {
 
 // ---- a large key for measuring the CLI (opt-in) ----------------------------------------------------------------
 
-// CUZK_PARAMS_BENCH_LOG=20 CUZK_PARAMS_BENCH_OUT=/tmp/k20.params test_io_params --gtest_filter='*LargeKey*'
+// CUZK_PARAMS_BENCH_LOG=20 CUZK_PARAMS_BENCH_OUT=k20.params test_io_params --gtest_filter='*LargeKey*'
 // writes a 2^K-domain key (synthetic circuit, 90% bits) for `cuzk-params FILE`; skipped otherwise.
 // Above 2^18 the key is made at 2^18 and its points repeated up to 2^K (the setup on the CPU would
 // take many minutes): the reader's work per point (decode, on-curve check) does not depend on the

@@ -1,9 +1,9 @@
 // Device MSM test cases (typed over the groups the including file names in MsmDeviceGroups,
 // each with both bucket accumulations, XYZZ and batch-affine, forced whatever the size): the
-// edge cases of issue 4 against the host MSM / the naive sum, every window width, host vs
-// device up to 2^20 points, the closed form, and batch-affine's exceptional pairs. Skip without
-// a GPU. Included by test_msm_device.cu (G1) and test_msm_device_g2.cu (G2), so each compiles
-// on its own.
+// edge cases (empty, zero scalars, identity and equal points) against the host MSM / the naive
+// sum, every window width, host vs device up to 2^20 points, the closed form, and batch-affine's
+// exceptional pairs. Skip without a GPU. Included by test_msm_device.cu (G1) and
+// test_msm_device_g2.cu (G2), so each compiles on its own.
 #pragma once
 
 #include <gtest/gtest.h>

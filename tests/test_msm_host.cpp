@@ -1,4 +1,5 @@
-// Host MSM: every edge case of issue 4 against the naive sum of scalar multiplications, and a
+// Host MSM: every edge case (empty input, zero and extreme scalars, identity and equal points, every
+// window width, Montgomery-form scalars) against the naive sum of scalar multiplications, and a
 // closed-form check at a larger non-power-of-two size; each with full-width scalars and with the
 // endomorphism split forced on (2 parts, and 4 on BLS12-381 G2). The splits themselves
 // (msm/scalar_split.hpp) are checked against Fr arithmetic and naive scalar multiplications.

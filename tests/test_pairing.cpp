@@ -203,7 +203,7 @@ TYPED_TEST(Pairing, TwistFrobeniusConstantsAgreeWithEc) {
 
 TEST(PairingKnownAnswer, Bls12381GeneratorsMatchRelic) {
     // e(G1, G2) from zkcrypto/bls12_381 src/tests/mod.rs (test_pairing_result_against_relic),
-    // canonical values as listed in /work/shared/vectors/README.md section 1.1 (same tower).
+    // canonical values as listed in the shared vectors' README (CUZK_VECTORS_DIR), section 1.1 (same tower).
     using namespace cuzk::bls12_381;
     const char* hex[12] = {
         "1250ebd871fc0a92a7b2d83168d0d727272d441befa15c503dd8e90ce98db3e7b6d194f60839c508a84305aaca1789b6",

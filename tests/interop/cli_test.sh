@@ -63,7 +63,7 @@ if "$prove" "$fixtures/$a/$a.zkey" "$fixtures/$b/$b.wtns" "$work/x.json" "$work/
 fi
 grep -q "expects" "$work/err" || fail "unclear error for a mismatched witness: $(cat "$work/err")"
 
-# Batch and serve modes (issue 15 item 3): one key read once, many witnesses. A tampered witness
+# Batch and serve modes: one key read once, many witnesses. A tampered witness
 # (its first public signal changed, so the constraints fail) writes nothing and is reported, the
 # others are still proved; snarkjs verifies every proof written.
 tampered=$work/tampered.wtns
@@ -176,7 +176,7 @@ for w in first second third; do
 done
 echo "cli_test: $2 batch and serve ok"
 
-# Command-line hygiene (issue 15 item 5): --help to stdout with status 0, bad values are usage errors
+# Command-line hygiene: --help to stdout with status 0, bad values are usage errors
 # (status 2) before anything runs, in both modes.
 "$prove" --help >"$work/help" 2>"$work/help_err" || fail "cuzk-prove --help exited $?"
 grep -q "circuit.zkey" "$work/help" || fail "cuzk-prove --help does not document the file mode"

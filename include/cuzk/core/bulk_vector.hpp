@@ -31,7 +31,7 @@ enum class first_touch {
 /// storage, not only its 2 MiB-aligned middle: advising part of a mapping splits it, and the kernel
 /// then will not use a huge page across the split (a 33 MB vector populated in 11 ms advised in the
 /// middle, 5.5 ms advised whole, 95 ms not advised; a 4.2 MB one 5.2 ms not advised, 1.7 ms advised
-/// whole: the 2-core development VM, 2026-12-03). Only a hint (madvise; ignored where transparent
+/// whole, on a 2-core development VM). Only a hint (madvise; ignored where transparent
 /// huge pages are off).
 template <class T>
 void reserve_for_bulk_read(std::vector<T>& v, size_t n, size_t capacity = 0) {

@@ -10,7 +10,7 @@ namespace cuzk {
 
 /// Asks the kernel for huge pages over the whole 4 KiB pages of [p, p + bytes) when they span at
 /// least one huge page (2 MiB): a fresh 4 KiB page costs a 5-10 us fault in the VMs measured
-/// (docs/PERFORMANCE.md, "Reading a 2^16 key: the huge-page hint for every section"). The whole
+/// (docs/log/2026-12.md, "Reading a 2^16 key: the huge-page hint for every section"). The whole
 /// storage is advised, not only its 2 MiB-aligned middle: advising part of a mapping splits it, and
 /// the kernel then will not use a huge page across the split. Only a hint (ignored where
 /// transparent huge pages are off or madvise lacks MADV_HUGEPAGE).

@@ -4,7 +4,7 @@
 // c0 = a0 b0 - a1 b1 (plus p 2^(64N) when that borrows) and c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 =
 // a0 b1 + a1 b0; then one Montgomery reduction each. Two reductions and no modular additions in place
 // of Karatsuba's three Montgomery products and five modular additions: on a 2-core Xeon VM 58 against
-// 102 ns a BN254 product, 98 against 166 ns a BLS12-381 one (docs/PERFORMANCE.md, "Host Fp2 products
+// 102 ns a BN254 product, 98 against 166 ns a BLS12-381 one (docs/log/2026-12.md, "Host Fp2 products
 // with lazy reduction"). The square: two double-width products, (a0 + a1)(a0 + p - a1) and (2 a0) a1,
 // and two reductions (43 against 76 ns on BN254, 80 against 110 on BLS12-381). Constant time: every
 // select is a mask.

@@ -5,7 +5,7 @@
 // values. The modulus comes from __constant__ memory (`modulus<Config>`), which IMAD reads
 // as an operand directly.
 //
-// Speed notes (numbers in docs/PERFORMANCE.md, "## Fields"). A field multiply is bound by
+// Speed notes (numbers in docs/log/2026-12.md, "## Fields"). A field multiply is bound by
 // the IMAD pipe: ptxas fuses each mad.lo/madc.hi pair into one IMAD.WIDE.U32(.X), which
 // costs two IMAD issue slots, so what counts is the number of 32x32-bit products (SASS
 // counts and H200 timings agree: CIOS runs at ~98% of that bound).
@@ -640,7 +640,7 @@ __device__ __forceinline__ void mont_sqr_with(bigint<Config::limbs>& out, const 
     out = join<Config::limbs>(r);
 }
 
-/// The strategy mont_mul uses for n 32-bit words, by measurement (docs/PERFORMANCE.md,
+/// The strategy mont_mul uses for n 32-bit words, by measurement (docs/log/2026-12.md,
 /// "## Fields"): Karatsuba from 12 words (381-bit) up, CIOS below.
 template <size_t n>
 inline constexpr mul_algo default_mul_algo = n >= 12 ? mul_algo::karatsuba : mul_algo::cios;

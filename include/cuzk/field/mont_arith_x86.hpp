@@ -617,7 +617,7 @@ inline void mont_sqr_adx_4(bigint<4>& out, const bigint<4>& a, const bigint<4>& 
 
 // A 12-word value's Montgomery reduction, w / 2^384 (below 2p: one masked subtraction remains), as asm
 // text that mont_sqr_adx_6 and fp2_mul_x86.hpp's mont_reduce_wide_adx both splice in (a shared function
-// would pass the square through memory: 16% slower, measured 2026-12-04). The low words are in %[t0] ..
+// would pass the square through memory: 16% slower, bench_field's square). The low words are in %[t0] ..
 // %[t5], the high ones at 48 .. 88(%[w]): 6 rows of m p (m = word * inv) with %[t6], zeroed here, as the
 // accumulator's seventh word, rotating; then the high words added. The result: %[t6], %[t0] .. %[t4].
 // Operands named t0 .. t6, lo, hi, p, inv and w; rdx and the flags are clobbered.

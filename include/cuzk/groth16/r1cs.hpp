@@ -27,7 +27,7 @@ struct term {
 
 /// What a row sum does with a coefficient: circuits are mostly +1, -1 and 2 (bit checks, XOR and
 /// packing gadgets; PoRep's rows all but entirely; circom's +-1), which are added instead of
-/// multiplied (docs/PERFORMANCE.md, "Host a, b, c: small coefficients added").
+/// multiplied (docs/log/2026-12.md, "Host a, b, c: small coefficients added").
 enum class coeff_kind : uint8_t { general, one, minus_one, two };
 
 template <class F>
@@ -116,7 +116,7 @@ private:
 /// A constraint system <A_j, z> * <B_j, z> = <C_j, z> for every constraint j.
 template <class F>
 struct r1cs {
-    /// Rows ahead whose z values evaluate() prefetches (measured: docs/PERFORMANCE.md, "Host a, b, c").
+    /// Rows ahead whose z values evaluate() prefetches (measured: docs/log/2026-12.md, "Host a, b, c").
     static constexpr size_t row_lookahead = 8;
     size_t num_public = 0;     ///< public inputs, not counting the constant one
     size_t num_variables = 1;  ///< all variables, including the constant one

@@ -137,8 +137,8 @@ circuit<F> synthetic_circuit_with_densities(const synthetic_options& opt) {
     reserve(b_bits, b_share * opt.bit_share);
     reserve(b_fulls, b_share * (1 - opt.bit_share));
     // Random picks come from the newest 2^16 usable variables of a pool: gadgets wire nearby
-    // variables, and picks over the whole pool miss the cache at every row (2^23, 2026-12-01, on
-    // the shared 2-core machine: 6.2 to 7.6 s with them, 3.6 to 4.9 s with the window).
+    // variables, and picks over the whole pool miss the cache at every row (2^23 on a shared
+    // 2-core machine: 6.2 to 7.6 s with them, 3.6 to 4.9 s with the window).
     constexpr size_t kWindow = size_t(1) << 16;
     auto pick = [&](const std::vector<uint32_t>& v) {
         return v[v.size() - 1 - size_t(rng() % std::min(v.size(), kWindow))];

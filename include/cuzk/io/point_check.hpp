@@ -2,7 +2,7 @@
 // IFMA where the CPU has it, affine::is_on_curve otherwise.
 //
 // A zkey reader tests every point of the key; at 2^20 (BN254) that was about half of the read's
-// CPU time with the scalar Montgomery products (perf, docs/PERFORMANCE.md "Reading snarkjs
+// CPU time with the scalar Montgomery products (perf, docs/log/2026-12.md "Reading snarkjs
 // keys"). IFMA (vpmadd52luq / vpmadd52huq: the low / high 52 bits of a 52 x 52-bit product added
 // to a 64-bit lane) multiplies 8 field elements at once in 52-bit limbs: 5 limbs for BN254's Fp
 // (R' = 2^260), 8 for BLS12-381's (R' = 2^416).
@@ -24,9 +24,9 @@
 // Elsewhere than x86-64 GCC/Clang, or with CUZK_NO_IFMA defined, only the scalar path is compiled;
 // at run time it is taken where the CPU lacks AVX-512 IFMA (checked once, cpuid).
 //
-// Cost per point, one core of the 2-core development VM (AMD EPYC Zen 5, 2026-12-03; a loop over
+// Cost per point, one core of a 2-core development VM (AMD EPYC Zen 5; a loop over
 // 4096 points, 200 times): BN254 G1 68 -> 14.5 ns, G2 242 -> 34.6 ns; BLS12-381 G1 111 -> 30 ns,
-// G2 356 -> 84 ns (is_on_curve -> this). The 2^20 BN254 zkey read: docs/PERFORMANCE.md "Reading
+// G2 356 -> 84 ns (is_on_curve -> this). The 2^20 BN254 zkey read: docs/log/2026-12.md "Reading
 // snarkjs keys: the on-curve test 8 points at a time".
 #pragma once
 

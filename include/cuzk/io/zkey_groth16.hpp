@@ -249,7 +249,7 @@ private:
     // The witness values that rows prefetch_rows ahead will read are requested from memory
     // while this row is summed: the reads of w at random signals are what the sums wait on
     // (2^18 BN254 synthetic key, one thread of the 2-core machine: 48 ms without, 28 ms with 8
-    // or 16 rows ahead; docs/PERFORMANCE.md "C API").
+    // or 16 rows ahead; docs/log/2026-12.md "C API").
     static constexpr size_t prefetch_rows = 16;
     void prefetch_row(size_t r, const Fr* w) const {
         for (size_t k = start_[r], end = start_[r + 1]; k < end; ++k) __builtin_prefetch(w + entries_[k].signal);

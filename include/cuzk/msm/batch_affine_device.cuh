@@ -10,7 +10,7 @@
 //             x' = lambda^2 - x_A - x_P, y' = lambda (x_A - x') - y_A
 //
 // That is 6M + 1S per pair plus one inversion per step shared by the chains (an inversion costs
-// ~85 multiplications for BLS12-381 Fp: docs/PERFORMANCE.md "Field inversion"), against the XYZZ
+// ~85 multiplications for BLS12-381 Fp: docs/log/2026-12.md "Field inversion"), against the XYZZ
 // mixed addition's 8M + 2S. Every lane of a warp runs the inversion anyway (SIMT), so the batch
 // is per thread, not per warp; the chains' sums, staged points and prefixes live in local memory.
 //

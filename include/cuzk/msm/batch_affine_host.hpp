@@ -1,7 +1,7 @@
 // Batch-affine bucket accumulation for the host MSM: the bucket sums stay affine and the
 // additions of one batch share one field inversion (Montgomery's trick), so a point costs
 // about 5M + 1S + (3M + one inversion / batch) instead of the XYZZ mixed addition's 8M + 2S.
-// On G2 the trick runs over the denominators' norms in Fp, not in Fp2 (docs/PERFORMANCE.md,
+// On G2 the trick runs over the denominators' norms in Fp, not in Fp2 (docs/log/2026-12.md,
 // "Host batch-affine G2: the trick over the norms": 2^16 G2 MSMs 21-22% faster).
 //
 //   detail::affine_buckets<G> acc(num_buckets);

@@ -102,7 +102,7 @@ inline unsigned device_window_bits(size_t n, unsigned scalar_bits) {
 
 /// The accumulation the device dispatcher picks for `items` sorted pairs (n points times the
 /// windows) of group G: batch-affine for groups over an extension field (G2) from
-/// affine_min_items on, XYZZ otherwise. On the H200 (docs/PERFORMANCE.md "Batch-affine
+/// affine_min_items on, XYZZ otherwise. On the H200 (docs/log/2026-12.md "Batch-affine
 /// accumulation") batch-affine takes 0.86-0.89x XYZZ's time for BLS12-381 G2 at 2^20..2^24
 /// points, for BN254 G2 0.95-0.98x at 2^22..2^24 and 1.03x at 2^20, and 1.29-1.51x for G1 of
 /// both curves: over Fp the shared inversion and the sums' round trips through local memory

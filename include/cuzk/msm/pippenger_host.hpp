@@ -100,7 +100,7 @@ template <class G>
 inline constexpr unsigned host_split_parts = 2;
 
 /// Whether `host_split::automatic` splits an MSM of n points of group G: nowhere yet. On the 2-core
-/// VM (docs/PERFORMANCE.md, "Endomorphism split in the host MSM") the split measured -5% .. +8% per
+/// VM (docs/log/2026-12.md, "Endomorphism split in the host MSM") the split measured -5% .. +8% per
 /// MSM from 2^16 to 2^18 (G1 and G2, both curves, 1 and 2 threads) and made a BN254 2^18 CPU proof
 /// 2% slower (MSM L +14%, H +6%, A +6%; B G1 -17%, B G2 -1%): the point additions stay ~n * bits / c
 /// and only the bucket folds halve, while the wider windows it picks (c = 16 from 2^17) miss the
@@ -153,7 +153,8 @@ class projective_buckets {
 
 /// A per-call array of n uninitialised elements (the digit and image buffers): no serial zeroing,
 /// and the huge-page hint (core/huge_pages.hpp): 17 MB of digits for a 2^18 G1 MSM were ~4,000
-/// faults, and the split's image buffer as many again (PERFORMANCE.md, issue 17's split section).
+/// faults, and the split's image buffer as many again (docs/log/2026-12.md, "Endomorphism split in
+/// the host MSM").
 /// The pages are first touched where the elements are written, by the team.
 template <class T>
 class host_buffer {

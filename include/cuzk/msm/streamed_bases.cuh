@@ -2,7 +2,7 @@
 // two device buffers, each chunk's upload overlapping the previous chunk's MSM, and the chunk sums
 // are added on the host. Device memory is two chunks of bases (plus what the caller's per-chunk
 // MSM needs), whatever n: for keys larger than the VRAM at hand (a Filecoin 2^27 partition's G1
-// vectors are 12.9 GB each against a 16 GB card: issue 16, docs/FILECOIN.md).
+// vectors are 12.9 GB each against a 16 GB card: docs/FILECOIN.md).
 //
 //   size_t bytes = msm::streamed_bases_bytes<G>(chunk);                   // two chunk buffers
 //   gpu::device_buffer<char> buffers(bytes, stream);

@@ -35,7 +35,7 @@ namespace detail {
 inline constexpr uint32_t device_threads = 256;
 
 /// Launch shape of the pass kernels, chosen at run time (the same kernel serves every shape).
-/// The defaults are what bench_ntt_device measured best (docs/PERFORMANCE.md, "## NTT"); the
+/// The defaults are what bench_ntt_device measured best (docs/log/2026-12.md, "## NTT"); the
 /// benchmark tries others through detail::run_device.
 struct device_tuning {
     /// log2 of the largest tile (elements in shared memory per block); 0 picks
@@ -46,7 +46,7 @@ struct device_tuning {
 };
 
 /// The pass kernel's code shape, chosen at build time (each variant is two more kernels per
-/// field to compile). The default is what bench_ntt_device measured best (docs/PERFORMANCE.md,
+/// field to compile). The default is what bench_ntt_device measured best (docs/log/2026-12.md,
 /// "## NTT": radix-4 wins, 2-way interleaving does not); tests and benchmarks instantiate others.
 template <bool Radix4 = true, uint32_t Ilp = 1>
 struct pass_variant {

@@ -103,7 +103,7 @@ constexpr pass_plan make_pass_plan(uint32_t lg_n, uint32_t max_lg_tile) {
 
 /// The device's plan: tiles of up to 2^10 elements, or 2^9 where that needs no extra pass
 /// (smaller tiles let more blocks share an SM: 3% faster at 2^24 and 2^26 on the H200,
-/// docs/PERFORMANCE.md "## NTT").
+/// docs/log/2026-12.md "## NTT").
 constexpr pass_plan make_device_pass_plan(uint32_t lg_n) {
     const pass_plan p9 = make_pass_plan(lg_n, 9), p10 = make_pass_plan(lg_n, 10);
     return p9.count <= p10.count ? p9 : p10;
