@@ -42,6 +42,7 @@
 #include "cuzk/io/zkey.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
 #include "engine.hpp"
+#include "options.hpp"
 
 #ifndef CUZK_PROVER_VERSION_STRING
 #error "CUZK_PROVER_VERSION_STRING must be defined by the build (src/c_api/CMakeLists.txt)"
@@ -73,6 +74,9 @@ int guarded(char* err, unsigned long long err_max, Body&& body) noexcept {
     } catch (const failure& e) {
         put_message(err, err_max, e.what());
         return e.code();
+    } catch (const cuzk::randomness_error& e) {
+        put_message(err, err_max, e.what());
+        return CUZK_PROVER_ERROR_RANDOMNESS;
     } catch (const std::bad_alloc&) {
         put_message(err, err_max, "out of host memory");
         return CUZK_PROVER_ERROR_OUT_OF_MEMORY;
@@ -224,30 +228,14 @@ unsigned long long public_size_of(std::shared_ptr<const io::byte_source> src) {
 
 // ---- options ----------------------------------------------------------------------------------
 
-cuzk_prover_options default_options() {
-    cuzk_prover_options o{};
-    o.struct_size = sizeof(cuzk_prover_options);
-    o.backend = CUZK_PROVER_BACKEND_AUTO;
-    o.verify = 1;
-    o.threads = 0;
-    o.gpu_device = 0;
-    o.vram_budget_bytes = 0;
-    o.max_concurrent_proofs = 0;
-    return o;
-}
-
+/// The caller's options (NULL: the defaults) once options_error finds nothing wrong, with the
+/// thread count the proofs will use.
 cuzk_prover_options checked_options(const cuzk_prover_options* o) {
     if (!o) return default_options();
-    auto bad = [](const std::string& what) { return failure(CUZK_PROVER_ERROR_INVALID_ARGUMENT, "options: " + what); };
-    if (o->struct_size != sizeof(cuzk_prover_options))
-        throw bad("struct_size is " + std::to_string(o->struct_size) + ", expected " +
-                  std::to_string(sizeof(cuzk_prover_options)) + " (initialise with cuzk_prover_options_init)");
-    if (o->backend != CUZK_PROVER_BACKEND_AUTO && o->backend != CUZK_PROVER_BACKEND_CPU &&
-        o->backend != CUZK_PROVER_BACKEND_GPU)
-        throw bad("backend " + std::to_string(o->backend) + " is none of CUZK_PROVER_BACKEND_AUTO, _CPU, _GPU");
-    if (o->verify != 0 && o->verify != 1) throw bad("verify must be 0 or 1, not " + std::to_string(o->verify));
-    if (o->gpu_device < 0) throw bad("gpu_device must not be negative");
-    return *o;
+    if (std::string why = options_error(*o); !why.empty()) throw failure(CUZK_PROVER_ERROR_INVALID_ARGUMENT, why);
+    cuzk_prover_options used = *o;
+    used.threads = threads_in_use(o->threads);
+    return used;
 }
 
 // ---- per-proof scopes -----------------------------------------------------------------------
