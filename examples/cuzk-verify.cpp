@@ -4,6 +4,9 @@
 //
 // Prints "OK!" and exits 0 for a valid proof; prints why and exits 1 otherwise (2 for usage or
 // file errors). Stricter than snarkjs: proof points must be in the prime-order subgroups.
+// Inputs are bounded (docs/LIMITS.md): verification_key.json at most vk_limit bytes, proof.json
+// at most io::default_text_file_limit, public.json that plus public_bytes_per_signal for each
+// public signal the key declares; a larger or endless input (/dev/zero) is refused at the limit.
 #include <cstdio>
 #include <string>
 
@@ -14,11 +17,20 @@
 
 namespace {
 
+/// verification_key.json's limit: the key of a circuit with about 240,000 public signals (each
+/// adds one G1 point of about 270 bytes to IC).
+constexpr size_t vk_limit = size_t(64) << 20;
+/// public.json's allowance per public signal of the key, above the default limit: a signal is
+/// at most 78 digits, quotes, a comma and an indent, with room for more whitespace.
+constexpr size_t public_bytes_per_signal = 256;
+
 template <class IoCurve>
-int verify_files(const std::string& vk_path, const std::string& public_path, const std::string& proof_path) {
+int verify_files(const std::string& vk_text, const std::string& vk_path, const std::string& public_path,
+                 const std::string& proof_path) {
     using namespace cuzk;
-    const auto vk = io::to_verifying_key<IoCurve>(io::vk_from_json<IoCurve>(io::read_text_file(vk_path), vk_path));
-    const auto publics = io::public_from_json<IoCurve>(io::read_text_file(public_path), public_path);
+    const auto vk = io::to_verifying_key<IoCurve>(io::vk_from_json<IoCurve>(vk_text, vk_path));
+    const size_t public_limit = io::default_text_file_limit + public_bytes_per_signal * vk.num_public();
+    const auto publics = io::public_from_json<IoCurve>(io::read_text_file(public_path, public_limit), public_path);
     const auto pi = io::to_groth16<IoCurve>(io::proof_from_json<IoCurve>(io::read_text_file(proof_path), proof_path));
     if (publics.size() != vk.num_public()) {
         std::printf("Invalid proof: %zu public signals, the verification key expects %zu\n", publics.size(),
@@ -51,14 +63,14 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        const std::string text = cuzk::io::read_text_file(argv[1]);
+        const std::string text = cuzk::io::read_text_file(argv[1], vk_limit);
         const auto root = cuzk::io::json::parse(text, argv[1]);
         const auto* curve_value = root.find("curve");
         if (!curve_value || !curve_value->is_string())
             throw cuzk::decode_error(std::string(argv[1]) + ": no \"curve\" string (is it a verification_key.json?)");
         const std::string& curve = curve_value->text;
-        if (curve == "bn128") return verify_files<cuzk::io::bn128>(argv[1], argv[2], argv[3]);
-        if (curve == "bls12381") return verify_files<cuzk::io::bls12381>(argv[1], argv[2], argv[3]);
+        if (curve == "bn128") return verify_files<cuzk::io::bn128>(text, argv[1], argv[2], argv[3]);
+        if (curve == "bls12381") return verify_files<cuzk::io::bls12381>(text, argv[1], argv[2], argv[3]);
         throw cuzk::decode_error(std::string(argv[1]) + ": unsupported curve \"" + curve + "\"");
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cuzk-verify: error: %s\n", e.what());

@@ -43,6 +43,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
@@ -135,8 +136,11 @@ public:
             throw cuzk::error(std::string("the proof does not verify against the key's verifying key (") +
                               to_string(v) + "): " + r.wtns + " does not satisfy the circuit of " + path_ +
                               "; nothing written");
-        cuzk::io::write_text_file(r.proof_path, cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi)));
-        cuzk::io::write_text_file(r.public_path, cuzk::io::public_to_json<IoCurve>(publics));
+        // public.json first, proof.json last (io/atomic_file.hpp): a proof.json that exists is
+        // complete and its public.json is the one beside it, whatever fails or is killed.
+        const std::string proof_text = cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi));
+        const std::string public_text = cuzk::io::public_to_json<IoCurve>(publics);
+        cuzk::io::write_files_atomically({{r.public_path, public_text}, {r.proof_path, proof_text}});
     }
 
 private:
@@ -300,10 +304,24 @@ inline std::pair<std::string, std::string> output_paths(const std::string& dir, 
 /// Workers for the file modes: `requested`, or 0 for default_file_workers.
 inline unsigned file_workers(unsigned requested) { return requested ? requested : default_file_workers; }
 
+/// Refuses outputs that name one file (the proof would be overwritten by the public signals)
+/// or an input (the key or the witness would be overwritten), before the key is read.
+inline void check_outputs(const std::string& zkey, const std::string& wtns, const std::string& proof_path,
+                          const std::string& public_path) {
+    using cuzk::io::same_file;
+    if (same_file(proof_path, public_path))
+        throw cuzk::invalid_argument(proof_path + " is given for both proof.json and public.json: one would " +
+                                     "overwrite the other");
+    for (const std::string& out : {proof_path, public_path})
+        for (const std::string& in : {zkey, wtns})
+            if (same_file(out, in)) throw cuzk::invalid_argument(out + " is an input too: writing it would destroy it");
+}
+
 /// Single mode: rapidsnark's interface. Exit status 0 or 1.
 template <class IoCurve>
 int prove_single(const std::string& zkey, const std::string& wtns, const std::string& proof_path,
                  const std::string& public_path, const std::string& backend, bool gpu_present, bool print_stages) {
+    check_outputs(zkey, wtns, proof_path, public_path);
     resident_zkey<IoCurve> key(zkey, backend, gpu_present);
     outcome r;
     {

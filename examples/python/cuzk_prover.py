@@ -11,11 +11,16 @@
 
 Every proof is verified by the library before it is returned; a witness that does not satisfy the
 circuit raises ProverError with code CUZK_PROVER_ERROR_VERIFY_FAILED and writes nothing. The CLI
-exits 0 on success, with the library's error code (1..13) on a prover error, 2 on bad usage.
+exits 0 on success, with the library's error code (1..13) on a prover error, 2 on bad usage. It
+writes public.json, then proof.json, each to a temporary file in the same folder, flushed to disk
+and renamed into place (docs/LIMITS.md): a proof.json that exists is complete and its public.json
+is the one beside it.
 """
 import argparse
 import ctypes
+import os
 import sys
+import tempfile
 import time
 
 OK = 0
@@ -138,6 +143,37 @@ class Prover:
         self.close()
 
 
+def write_atomic(path, text):
+    """Writes text to path so that path is either its old content or all of text: a temporary file
+    in the same folder, fsync, rename, fsync of the folder; the temporary file is removed on failure."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=os.path.basename(path) + ".tmp.", dir=folder)
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    dfd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+def _umask():
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description="prove a circom/snarkjs witness with libcuzk_prover")
     ap.add_argument("--lib", required=True, help="path of libcuzk_prover.so")
@@ -151,6 +187,8 @@ def main(argv):
     ap.add_argument("--no-verify", action="store_true", help="return proofs unchecked")
     ap.add_argument("--one-shot", action="store_true", help="cuzk_groth16_prover_zkey_file instead of a handle")
     a = ap.parse_args(argv)
+    if os.path.abspath(a.proof) == os.path.abspath(a.public):
+        ap.error(f"proof and public are the same file ({a.proof}): one would overwrite the other")
     lib = Library(a.lib)
     wtns = open(a.wtns, "rb").read()
     try:
@@ -171,10 +209,14 @@ def main(argv):
     except ProverError as e:
         print(f"cuzk_prover.py: {e}", file=sys.stderr)
         return e.code
-    with open(a.proof, "w") as f:
-        f.write(proof)
-    with open(a.public, "w") as f:
-        f.write(pub)
+    # A stale proof.json must not sit beside the new public.json: it goes first, and the new one
+    # is renamed in last, so a proof.json that exists always matches its public.json.
+    try:
+        os.unlink(a.proof)
+    except FileNotFoundError:
+        pass
+    write_atomic(a.public, pub)
+    write_atomic(a.proof, proof)
     return 0
 
 

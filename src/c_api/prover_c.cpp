@@ -14,6 +14,8 @@
 #include "cuzk/c/cuzk_prover.h"
 #include "cuzk/service/zkey_prover.hpp"
 
+#include "options.hpp"
+
 #ifndef CUZK_PROVER_VERSION_STRING
 #error "CUZK_PROVER_VERSION_STRING must be defined by the build (src/c_api/CMakeLists.txt)"
 #endif
@@ -62,6 +64,9 @@ int guarded(char* err, unsigned long long err_max, Body&& body) noexcept {
     } catch (const service::error& e) {
         put_message(err, err_max, e.what());
         return code_of(e.code());
+    } catch (const cuzk::randomness_error& e) {
+        put_message(err, err_max, e.what());
+        return CUZK_PROVER_ERROR_RANDOMNESS;
     } catch (const std::bad_alloc&) {
         put_message(err, err_max, "out of host memory");
         return CUZK_PROVER_ERROR_OUT_OF_MEMORY;
@@ -83,36 +88,16 @@ int guarded(char* err, unsigned long long err_max, Body&& body) noexcept {
 
 // ---- options ----------------------------------------------------------------------------------
 
-cuzk_prover_options default_options() {
-    cuzk_prover_options o{};
-    o.struct_size = sizeof(cuzk_prover_options);
-    o.backend = CUZK_PROVER_BACKEND_AUTO;
-    o.verify = 1;
-    o.threads = 0;
-    o.gpu_device = 0;
-    o.vram_budget_bytes = 0;
-    o.max_concurrent_proofs = 0;
-    return o;
-}
-
 /// The C options as the front door's, every field checked.
 service::prover_options checked_options(const cuzk_prover_options* given) {
-    const cuzk_prover_options o = given ? *given : default_options();
-    auto bad = [](const std::string& what) { return service::error(errc::invalid_argument, "options: " + what); };
-    if (o.struct_size != sizeof(cuzk_prover_options))
-        throw bad("struct_size is " + std::to_string(o.struct_size) + ", expected " +
-                  std::to_string(sizeof(cuzk_prover_options)) + " (initialise with cuzk_prover_options_init)");
-    if (o.backend != CUZK_PROVER_BACKEND_AUTO && o.backend != CUZK_PROVER_BACKEND_CPU &&
-        o.backend != CUZK_PROVER_BACKEND_GPU)
-        throw bad("backend " + std::to_string(o.backend) + " is none of CUZK_PROVER_BACKEND_AUTO, _CPU, _GPU");
-    if (o.verify != 0 && o.verify != 1) throw bad("verify must be 0 or 1, not " + std::to_string(o.verify));
-    if (o.gpu_device < 0) throw bad("gpu_device must not be negative");
+    const cuzk_prover_options o = given ? *given : cuzk::c_api::default_options();
+    if (std::string why = cuzk::c_api::options_error(o); !why.empty()) throw service::error(errc::invalid_argument, why);
     service::prover_options p;
     p.where = o.backend == CUZK_PROVER_BACKEND_CPU   ? service::backend::cpu
               : o.backend == CUZK_PROVER_BACKEND_GPU ? service::backend::gpu
                                                      : service::backend::automatic;
     p.verify = o.verify == 1;
-    p.threads = o.threads;
+    p.threads = cuzk::c_api::threads_in_use(o.threads);
     p.max_in_flight = o.max_concurrent_proofs;
     p.devices = {o.gpu_device};
     p.vram_budget_bytes = size_t(o.vram_budget_bytes);
@@ -350,7 +335,7 @@ CUZK_PROVER_API int cuzk_groth16_prover_zkey_file(const char* zkey_file_path, co
 }
 
 CUZK_PROVER_API void cuzk_prover_options_init(cuzk_prover_options* options) {
-    if (options) *options = default_options();
+    if (options) *options = cuzk::c_api::default_options();
 }
 
 CUZK_PROVER_API int cuzk_groth16_prover_create(cuzk_prover** prover, const void* zkey_buffer,

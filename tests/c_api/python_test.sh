@@ -32,6 +32,24 @@ for curve in bn128 bls12381; do
     rm -f "$d/proof.json" "$d/out_public.json"
   done
 
+  # Out-of-range options through a signed binding: -1 arrives as 2^32 - 1; create refuses both
+  # with CUZK_PROVER_ERROR_INVALID_ARGUMENT (4) and a message, the process lives to report it.
+  for threads in -1 100000 1025; do
+    set +e
+    "$python" "$binding" --lib "$lib" "$d/circuit.zkey" "$d/witness.wtns" "$d/proof.json" "$d/out_public.json" \
+      --backend cpu --threads "$threads" 2>"$d/err"
+    rc=$?
+    set -e
+    [ $rc -eq 4 ] || fail "$curve: --threads $threads exited $rc, expected 4 ($(cat "$d/err"))"
+    grep -q "threads" "$d/err" || fail "$curve: --threads $threads: unclear message: $(cat "$d/err")"
+    [ ! -e "$d/proof.json" ] || fail "$curve: --threads $threads wrote a proof"
+  done
+  "$python" "$binding" --lib "$lib" "$d/circuit.zkey" "$d/witness.wtns" "$d/proof.json" "$d/out_public.json" \
+    --backend cpu --threads 1024 >/dev/null || fail "$curve: --threads 1024 (the maximum) exited $?"
+  "$verify" "$d/verification_key.json" "$d/out_public.json" "$d/proof.json" >/dev/null ||
+    fail "$curve: cuzk-verify rejects the --threads 1024 proof"
+  rm -f "$d/proof.json" "$d/out_public.json"
+
   # Tamper with the last witness value (a constrained private signal of the synthetic circuit).
   "$python" - "$d/witness.wtns" "$d/tampered.wtns" <<'PY'
 import sys

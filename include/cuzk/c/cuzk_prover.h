@@ -156,13 +156,22 @@ typedef struct cuzk_prover_options {
     int verify;                           /* 1 (default): check every proof before returning it.
                                              0: return proofs unchecked (a bad witness then gives
                                              a proof that verifiers reject) */
-    unsigned int threads;                 /* host threads per proof (OpenMP); 0 (default): all */
-    int gpu_device;                       /* CUDA device ordinal; default 0 */
+    unsigned int threads;                 /* host threads per proof (OpenMP); 0 (default): all.
+                                             At most CUZK_PROVER_MAX_THREADS (create refuses more
+                                             with CUZK_PROVER_ERROR_INVALID_ARGUMENT); more than
+                                             the processors available use those (info.threads) */
+    int gpu_device;                       /* CUDA device ordinal, >= 0; default 0; unused on the CPU */
     unsigned long long vram_budget_bytes; /* VRAM the prover may use, resident key included;
-                                             0 (default): 90% of the device's memory */
+                                             0 (default): 90% of the device's memory; any value */
     unsigned int max_concurrent_proofs;   /* proofs in flight at once (others wait); bounds the
-                                             per-proof host and device memory; 0 (default): no limit */
+                                             per-proof host and device memory; 0 (default): no limit;
+                                             any value */
 } cuzk_prover_options;
+
+/* The largest cuzk_prover_options.threads that create accepts. Every other field out of its
+ * range (struct_size, backend, verify not 0 or 1, a negative gpu_device) is refused at create
+ * the same way, with a message naming the field; docs/LIMITS.md lists every range. */
+#define CUZK_PROVER_MAX_THREADS 1024u
 
 /* Sets every field to its default. */
 CUZK_PROVER_API void cuzk_prover_options_init(cuzk_prover_options* options);
@@ -200,7 +209,10 @@ CUZK_PROVER_API int cuzk_groth16_prover_prove(cuzk_prover* prover, const void* w
  * A proof is zero-knowledge only if these bytes are unpredictable and never reused: a repeated
  * or guessable stream reveals the witness. The default is the operating system's CSPRNG
  * (getrandom); a callback is for hardware entropy sources and for reproducible tests. The bytes are
- * taken 8 at a time as little-endian 64-bit words. */
+ * taken 8 at a time as little-endian 64-bit words. Each of r and s is drawn at most 64 times (a
+ * draw is redone when it is zero or not below the group order, which a working source makes
+ * happen less than half of the time); a source that fails 64 draws (one stuck at all-zero or
+ * all-0xff bytes) gives CUZK_PROVER_ERROR_RANDOMNESS. */
 typedef int (*cuzk_random_fn)(void* ctx, unsigned char* out, size_t len);
 
 /* cuzk_groth16_prover_prove with the randomisers drawn from random(ctx, ...) (called on the
@@ -222,7 +234,7 @@ typedef struct cuzk_prover_info {
     const char* curve_name;                /* snarkjs's name: "bn128" or "bls12381" (static) */
     int backend;                           /* CUZK_PROVER_BACKEND_CPU or _GPU: the one in use */
     int verify;                            /* 1 if proofs are verified before they are returned */
-    unsigned int threads;                  /* host threads per proof (0: all) */
+    unsigned int threads;                  /* host threads per proof (0: all), at most the processors */
     unsigned int max_concurrent_proofs;    /* 0: no limit */
     unsigned long long n_vars;             /* witness length the key expects (with the constant 1) */
     unsigned long long n_public;           /* public signals (without the constant 1) */

@@ -25,4 +25,11 @@ public:
     using error::error;
 };
 
+/// A randomness source failed, or gave bytes that no bounded number of draws turns into a
+/// usable value (a source stuck at all-zero or all-one bytes).
+class randomness_error : public error {
+public:
+    using error::error;
+};
+
 }  // namespace cuzk

@@ -110,15 +110,24 @@ struct mont_field {
     /// Uniform element from a 64-bit UniformRandomBitGenerator (rejection sampling).
     template <class Rng>
     static mont_field random(Rng& rng) {
+        for (;;)
+            if (std::optional<mont_field> x = random_candidate(rng)) return *x;
+    }
+
+    /// One candidate of random()'s rejection sampling: a uniform element, or nothing when the
+    /// modulus_bits drawn are >= p. A working generator is accepted at least half of the time
+    /// (p >= 2^(modulus_bits - 1)); a broken one (all-ones bytes) never, so callers that must
+    /// end bound their tries.
+    template <class Rng>
+    static std::optional<mont_field> random_candidate(Rng& rng) {
         constexpr size_t top_bits = modulus_bits - 64 * (limbs - 1);
         constexpr uint64_t top_mask = top_bits == 64 ? ~uint64_t(0) : (uint64_t(1) << top_bits) - 1;
-        for (;;) {
-            integer x{};
-            for (size_t i = 0; i < limbs; ++i) x.limb[i] = uint64_t(rng());
-            x.limb[limbs - 1] &= top_mask;
-            // Rejected candidates are discarded: whether one was is public.
-            if (declassify(x < modulus)) return from_montgomery_unchecked(x);  // uniform in Montgomery form too
-        }
+        integer x{};
+        for (size_t i = 0; i < limbs; ++i) x.limb[i] = uint64_t(rng());
+        x.limb[limbs - 1] &= top_mask;
+        // Rejected candidates are discarded: whether one was is public.
+        if (declassify(x < modulus)) return from_montgomery_unchecked(x);  // uniform in Montgomery form too
+        return std::nullopt;
     }
 
     // ---- bytes -------------------------------------------------------------------------

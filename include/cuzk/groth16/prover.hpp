@@ -17,6 +17,7 @@
 #include <bit>
 #include <concepts>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -122,17 +123,36 @@ proof<Curve> assemble_proof_with(const proving_key<Curve>& pk, const jacobian<ty
     return proof<Curve>{to_affine(declassify(a)), to_affine(declassify(b2)), to_affine(declassify(c))};
 }
 
-/// The randomisers a proof draws from `rng`: r, then s, each redrawn while zero. Written in
-/// place (out-parameters, so that no copy of a secret is left behind for the caller to miss).
+/// Candidates a randomiser may take before the source is called broken: a working source is
+/// accepted at least half of the time (Fr::random_candidate) and yields zero with probability
+/// about 2^-250, so all 64 fail with probability below 2^-64; a source stuck at all-zero or
+/// all-one bytes fails them all at once instead of looping forever.
+inline constexpr unsigned randomiser_max_tries = 64;
+
+/// The randomisers a proof draws from `rng`: r, then s, each a uniform non-zero scalar, redrawn
+/// at most randomiser_max_tries times (then randomness_error). Written in place (out-parameters,
+/// so that no copy of a secret is left behind for the caller to miss).
 template <class Fr, class Rng>
 void draw_randomisers(Fr& r, Fr& s, Rng& rng) {
     // A generator that carries randomisers drawn beforehand (the engine's partition_rng, when the
     // caller drew r and s on its own thread) hands them over instead.
     if constexpr (requires { { rng.take_given(r, s) } -> std::same_as<bool>; })
         if (rng.take_given(r, s)) return;
-    // That r or s was redrawn reveals only that a candidate was zero.
-    do r = Fr::random(rng); while (declassify(ct_is_zero(r)));
-    do s = Fr::random(rng); while (declassify(ct_is_zero(s)));
+    const auto draw = [&rng](Fr& out, const char* name) {
+        for (unsigned k = 0; k < randomiser_max_tries; ++k) {
+            // That a candidate was redrawn reveals only that it was zero or out of range.
+            if (std::optional<Fr> x = Fr::random_candidate(rng); x && !declassify(ct_is_zero(*x))) {
+                out = *x;
+                secure_wipe(*x);
+                return;
+            }
+        }
+        throw randomness_error(std::string("the randomness source gave no usable ") + name + " in " +
+                               std::to_string(randomiser_max_tries) +
+                               " draws (each zero or not below the group order): the source is broken");
+    };
+    draw(r, "r");
+    draw(s, "s");
 }
 
 /// assemble_proof_with fresh r, s from `rng` (draw_randomisers), wiped afterwards.

@@ -75,6 +75,7 @@
 #include "cuzk/groth16/curve.hpp"
 #include "cuzk/groth16/density.hpp"
 #include "cuzk/groth16/keys.hpp"
+#include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/binfile.hpp"
 #include "cuzk/core/bulk_vector.hpp"
 #include "cuzk/io/parallel_chunks.hpp"
@@ -272,13 +273,9 @@ uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, 
 class mapped_params_file {
 public:
     explicit mapped_params_file(const std::string& path) {
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) throw error(path + ": cannot open: " + std::strerror(errno));
+        const int fd = open_regular_file(path);  // a FIFO or device refused without blocking
         struct stat st {};
-        if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-            ::close(fd);
-            throw error(path + ": not a regular file");
-        }
+        ::fstat(fd, &st);
         size_ = size_t(st.st_size);
         if (size_ > 0) {
             void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
@@ -755,16 +752,14 @@ inline std::vector<uint8_t> bellperson_params_bytes(const groth16::proving_key<b
     return out;
 }
 
-/// As bellperson_params_bytes, written to `path` (created or truncated). cuzk::error on I/O failure.
+/// As bellperson_params_bytes, written to `path` atomically (io/atomic_file.hpp: the file
+/// appears complete or not at all, replacing an old one). cuzk::error on I/O failure.
 inline void write_bellperson_params(const std::string& path, const groth16::proving_key<bellperson_curve>& pk) {
     bellperson_detail::check_writable(pk);  // before the file is created
-    std::unique_ptr<std::FILE, int (*)(std::FILE*)> f(std::fopen(path.c_str(), "wb"), &std::fclose);
-    if (!f) throw error(path + ": cannot create: " + std::strerror(errno));
-    auto sink = [&](const uint8_t* p, size_t n) {
-        if (n && std::fwrite(p, 1, n, f.get()) != n) throw error(path + ": write failed: " + std::strerror(errno));
-    };
+    atomic_file f(path);
+    auto sink = [&](const uint8_t* p, size_t n) { f.write(p, n); };
     bellperson_detail::write_params_to(sink, pk);
-    if (std::fclose(f.release()) != 0) throw error(path + ": write failed on close: " + std::strerror(errno));
+    f.commit();
 }
 
 /// The .vk bytes (bellperson VerifyingKey::write) of pk's verifying key.

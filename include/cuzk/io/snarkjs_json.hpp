@@ -11,10 +11,14 @@
 // when present.
 #pragma once
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <optional>
 #include <span>
 #include <string>
@@ -24,6 +28,7 @@
 #include "cuzk/core/bigint.hpp"
 #include "cuzk/core/error.hpp"
 #include "cuzk/ec/subgroup.hpp"
+#include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/json.hpp"
 #include "cuzk/io/snarkjs_curve.hpp"
 #include "cuzk/io/zkey.hpp"
@@ -344,23 +349,53 @@ verification_key<Curve> vk_from_json(std::string_view text, std::string_view nam
 
 // ---- files -----------------------------------------------------------------------------------------
 
-/// Reads a whole text file (JSON inputs are small); throws cuzk::error if it cannot be read.
-inline std::string read_text_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw error(path + ": cannot open");
-    std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) throw error(path + ": read failed");
+/// Bytes read_text_file reads at most unless told more: far above any proof.json (under 1 KB)
+/// or verification_key.json or public.json of a circuit with 10,000 public signals (about 270
+/// and 80 bytes per signal), far below a machine's memory, so that an endless input (/dev/zero,
+/// a pipe that never closes) or a huge file is refused at once instead of read until
+/// std::bad_alloc. Callers that know a file may be larger (cuzk-verify's public.json for a key
+/// with more signals) pass their own limit.
+inline constexpr size_t default_text_file_limit = size_t(8) << 20;
+
+/// Reads a whole text file of at most max_bytes bytes; throws cuzk::error if it cannot be read
+/// or is larger, naming the limit. A regular file is checked by its size before anything is
+/// read; anything else (a pipe, /dev/stdin, a device) is read up to one byte past the limit.
+inline std::string read_text_file(const std::string& path, size_t max_bytes = default_text_file_limit) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) throw error(path + ": cannot open: " + std::strerror(errno));
+    const auto too_large = [&](const std::string& size) {
+        ::close(fd);
+        return error(path + ": " + size + " is over the limit of " + std::to_string(max_bytes) +
+                     " bytes for a JSON input");
+    };
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        throw error(path + ": is a directory");
+    }
+    if (S_ISREG(st.st_mode) && uint64_t(st.st_size) > max_bytes)
+        throw too_large("the file's " + std::to_string(st.st_size) + " bytes");
+    std::string s;
+    char buf[1 << 16];
+    for (;;) {
+        const ssize_t got = ::read(fd, buf, sizeof buf);
+        if (got < 0 && errno == EINTR) continue;
+        if (got < 0) {
+            const int e = errno;
+            ::close(fd);
+            throw error(path + ": read failed: " + std::strerror(e));
+        }
+        if (got == 0) break;
+        if (size_t(got) > max_bytes - s.size()) throw too_large("the input (more than the limit, still going)");
+        s.append(buf, size_t(got));
+    }
+    ::close(fd);
     return s;
 }
 
-/// Writes text to a file (replacing it); throws cuzk::error on failure.
-inline void write_text_file(const std::string& path, std::string_view text) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    if (!out) throw error(path + ": cannot create");
-    out.write(text.data(), std::streamsize(text.size()));
-    out.close();
-    if (!out) throw error(path + ": write failed");
-}
+/// Writes text to a file, replacing it atomically (io/atomic_file.hpp: the file holds its old
+/// content or all of the new, never a part); throws cuzk::error on failure.
+inline void write_text_file(const std::string& path, std::string_view text) { write_file_atomically(path, text); }
 
 /// Decimal digits of the largest value below F's modulus.
 template <class F>
