@@ -42,6 +42,7 @@
 #include "cuzk/io/zkey.hpp"
 #include "cuzk/io/zkey_groth16.hpp"
 #include "engine.hpp"
+#include "verify.hpp"
 
 #ifndef CUZK_PROVER_VERSION_STRING
 #error "CUZK_PROVER_VERSION_STRING must be defined by the build (src/c_api/CMakeLists.txt)"
@@ -326,6 +327,7 @@ public:
     virtual ~resident_base() = default;
     virtual proof_texts prove(std::span<const uint8_t> wtns, random_source& rng) = 0;
     virtual void info(cuzk_prover_info& out) const = 0;
+    virtual verify_outcome verify(std::string_view proof_json, std::string_view public_json) const = 0;
 };
 
 template <class IoCurve>
@@ -391,6 +393,10 @@ public:
                                   "): the witness does not satisfy the circuit; no proof was written");
         }
         return {io::proof_to_json<IoCurve>(io::from_groth16<IoCurve>(pi)), io::public_to_json<IoCurve>(publics)};
+    }
+
+    verify_outcome verify(std::string_view proof_json, std::string_view public_json) const override {
+        return verify_texts<IoCurve>(pk_->vk, proof_json, public_json);
     }
 
     void info(cuzk_prover_info& out) const override {
@@ -494,6 +500,12 @@ void check_outputs(const char* proof_buffer, const unsigned long long* proof_siz
 struct cuzk_prover {
     std::unique_ptr<cuzk::c_api::resident_base> impl;
 };
+
+cuzk::c_api::verify_outcome cuzk::c_api::verify_with_prover_key(const cuzk_prover* prover, std::string_view proof_json,
+                                                                 std::string_view public_json) {
+    if (!prover->impl) throw cuzk::invalid_argument("prover is not initialised");
+    return prover->impl->verify(proof_json, public_json);
+}
 
 using namespace cuzk::c_api;
 
