@@ -1,7 +1,9 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libcuzk_prover: the C entry points of include/cuzk/c/cuzk_prover.h, a shell over the front door
 // (service::resident_prover, include/cuzk/service/zkey_prover.hpp), as rapidsnark's prover.cpp is
 // over its Groth16Prover: argument checks, the options' C struct, error codes and messages, and
-// rapidsnark's buffer rule. Every entry point catches everything and returns a code and a message.
+// rapidsnark's buffer rule. Every entry point catches everything and returns a code and a message
+// (shell.hpp); info_c.cpp reports what a prover is, verify_c.cpp verifies.
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -14,76 +16,44 @@
 #include "cuzk/c/cuzk_prover.h"
 #include "cuzk/service/zkey_prover.hpp"
 
+#include "shell.hpp"
 #include "options.hpp"
-
-#ifndef CUZK_PROVER_VERSION_STRING
-#error "CUZK_PROVER_VERSION_STRING must be defined by the build (src/c_api/CMakeLists.txt)"
-#endif
-#ifndef CUZK_PROVER_CUDA_ARCH
-#define CUZK_PROVER_CUDA_ARCH "none"
-#endif
 
 namespace {
 
 namespace service = cuzk::service;
 using service::errc;
+using namespace cuzk::c_api;
 
-/// The C code of a front-door error.
-int code_of(errc e) {
-    switch (e) {
-        case errc::invalid_argument: return CUZK_PROVER_ERROR_INVALID_ARGUMENT;
-        case errc::invalid_zkey: return CUZK_PROVER_ERROR_INVALID_ZKEY;
-        case errc::invalid_witness: return CUZK_PROVER_ERROR_INVALID_WITNESS;
-        case errc::witness_length: return CUZK_PROVER_INVALID_WITNESS_LENGTH;
-        case errc::curve_mismatch: return CUZK_PROVER_ERROR_CURVE_MISMATCH;
-        case errc::verify_failed: return CUZK_PROVER_ERROR_VERIFY_FAILED;
-        case errc::no_gpu: return CUZK_PROVER_ERROR_NO_GPU;
-        case errc::io: return CUZK_PROVER_ERROR_IO;
-        case errc::gpu: return CUZK_PROVER_ERROR_GPU;
-        case errc::out_of_memory: return CUZK_PROVER_ERROR_OUT_OF_MEMORY;
-        case errc::randomness: return CUZK_PROVER_ERROR_RANDOMNESS;
-    }
-    return CUZK_PROVER_ERROR;
-}
+/// Every code's name and what it means, for cuzk_prover_error_name and _string.
+struct code_text {
+    int code;
+    const char* name;
+    const char* text;
+};
+#define CUZK_CODE(c, text) {c, #c, text}
+constexpr code_text code_texts[] = {
+    CUZK_CODE(CUZK_PROVER_OK, "success"),
+    CUZK_CODE(CUZK_PROVER_ERROR, "error"),
+    CUZK_CODE(CUZK_PROVER_ERROR_SHORT_BUFFER, "an output buffer is too small"),
+    CUZK_CODE(CUZK_PROVER_INVALID_WITNESS_LENGTH, "the witness length differs from the key's"),
+    CUZK_CODE(CUZK_PROVER_ERROR_INVALID_ARGUMENT, "invalid argument"),
+    CUZK_CODE(CUZK_PROVER_ERROR_INVALID_ZKEY, "invalid zkey"),
+    CUZK_CODE(CUZK_PROVER_ERROR_INVALID_WITNESS, "invalid witness file"),
+    CUZK_CODE(CUZK_PROVER_ERROR_CURVE_MISMATCH, "the witness is for another curve than the key"),
+    CUZK_CODE(CUZK_PROVER_ERROR_VERIFY_FAILED, "the proof does not verify: the witness does not satisfy the circuit"),
+    CUZK_CODE(CUZK_PROVER_ERROR_NO_GPU, "no GPU backend or no GPU"),
+    CUZK_CODE(CUZK_PROVER_ERROR_IO, "a file cannot be read"),
+    CUZK_CODE(CUZK_PROVER_ERROR_GPU, "a CUDA call failed"),
+    CUZK_CODE(CUZK_PROVER_ERROR_OUT_OF_MEMORY, "out of memory"),
+    CUZK_CODE(CUZK_PROVER_ERROR_RANDOMNESS, "the randomness source failed"),
+};
+#undef CUZK_CODE
 
-/// Copies msg into the caller's buffer, NUL-terminated and truncated to fit (nothing if none).
-void put_message(char* buf, unsigned long long max, std::string_view msg) {
-    if (!buf || max == 0) return;
-    const size_t n = size_t(std::min<unsigned long long>(msg.size(), max - 1));
-    std::memcpy(buf, msg.data(), n);
-    buf[n] = '\0';
-}
-
-/// Runs body (which returns a code and may write a message on its own) and turns every exception
-/// into a code and a message: nothing escapes into C.
-template <class Body>
-int guarded(char* err, unsigned long long err_max, Body&& body) noexcept {
-    try {
-        put_message(err, err_max, "");
-        return body();
-    } catch (const service::error& e) {
-        put_message(err, err_max, e.what());
-        return code_of(e.code());
-    } catch (const cuzk::randomness_error& e) {
-        put_message(err, err_max, e.what());
-        return CUZK_PROVER_ERROR_RANDOMNESS;
-    } catch (const std::bad_alloc&) {
-        put_message(err, err_max, "out of host memory");
-        return CUZK_PROVER_ERROR_OUT_OF_MEMORY;
-    } catch (const cuzk::invalid_argument& e) {
-        put_message(err, err_max, e.what());
-        return CUZK_PROVER_ERROR_INVALID_ARGUMENT;
-    } catch (const std::exception& e) {
-        put_message(err, err_max, e.what());
-        return CUZK_PROVER_ERROR;
-    } catch (...) {
-        put_message(err, err_max, "unknown error");
-        return CUZK_PROVER_ERROR;
-    }
-}
-
-[[noreturn]] void null_argument(const char* name) {
-    throw service::error(errc::invalid_argument, std::string(name) + " is NULL");
+const code_text* text_of(int code) {
+    for (const code_text& t : code_texts)
+        if (t.code == code) return &t;
+    return nullptr;
 }
 
 // ---- options ----------------------------------------------------------------------------------
@@ -146,16 +116,6 @@ void check_outputs(const char* proof_buffer, const unsigned long long* proof_siz
     if (!public_buffer) null_argument("public_buffer");
     if (!public_size) null_argument("public_size");
 }
-
-}  // namespace
-
-/// The opaque handle of the C interface.
-struct cuzk_prover {
-    cuzk::service::resident_prover impl;
-    cuzk::service::prover_info info;  // what get_info reports; its note outlives the calls
-};
-
-namespace {
 
 int create(cuzk_prover** prover, std::shared_ptr<const cuzk::io::byte_source> (*open)(const void*, unsigned long long),
            const void* a, unsigned long long b, const cuzk_prover_options* options, char* err,
@@ -222,75 +182,13 @@ int one_shot(std::shared_ptr<const cuzk::io::byte_source> (*open)(const void*, u
 extern "C" {
 
 CUZK_PROVER_API const char* cuzk_prover_error_name(int code) {
-    switch (code) {
-        case CUZK_PROVER_OK: return "CUZK_PROVER_OK";
-        case CUZK_PROVER_ERROR: return "CUZK_PROVER_ERROR";
-        case CUZK_PROVER_ERROR_SHORT_BUFFER: return "CUZK_PROVER_ERROR_SHORT_BUFFER";
-        case CUZK_PROVER_INVALID_WITNESS_LENGTH: return "CUZK_PROVER_INVALID_WITNESS_LENGTH";
-        case CUZK_PROVER_ERROR_INVALID_ARGUMENT: return "CUZK_PROVER_ERROR_INVALID_ARGUMENT";
-        case CUZK_PROVER_ERROR_INVALID_ZKEY: return "CUZK_PROVER_ERROR_INVALID_ZKEY";
-        case CUZK_PROVER_ERROR_INVALID_WITNESS: return "CUZK_PROVER_ERROR_INVALID_WITNESS";
-        case CUZK_PROVER_ERROR_CURVE_MISMATCH: return "CUZK_PROVER_ERROR_CURVE_MISMATCH";
-        case CUZK_PROVER_ERROR_VERIFY_FAILED: return "CUZK_PROVER_ERROR_VERIFY_FAILED";
-        case CUZK_PROVER_ERROR_NO_GPU: return "CUZK_PROVER_ERROR_NO_GPU";
-        case CUZK_PROVER_ERROR_IO: return "CUZK_PROVER_ERROR_IO";
-        case CUZK_PROVER_ERROR_GPU: return "CUZK_PROVER_ERROR_GPU";
-        case CUZK_PROVER_ERROR_OUT_OF_MEMORY: return "CUZK_PROVER_ERROR_OUT_OF_MEMORY";
-        case CUZK_PROVER_ERROR_RANDOMNESS: return "CUZK_PROVER_ERROR_RANDOMNESS";
-    }
-    return "unknown";
+    const code_text* t = text_of(code);
+    return t ? t->name : "unknown";
 }
 
 CUZK_PROVER_API const char* cuzk_prover_error_string(int code) {
-    switch (code) {
-        case CUZK_PROVER_OK: return "success";
-        case CUZK_PROVER_ERROR: return "error";
-        case CUZK_PROVER_ERROR_SHORT_BUFFER: return "an output buffer is too small";
-        case CUZK_PROVER_INVALID_WITNESS_LENGTH: return "the witness length differs from the key's";
-        case CUZK_PROVER_ERROR_INVALID_ARGUMENT: return "invalid argument";
-        case CUZK_PROVER_ERROR_INVALID_ZKEY: return "invalid zkey";
-        case CUZK_PROVER_ERROR_INVALID_WITNESS: return "invalid witness file";
-        case CUZK_PROVER_ERROR_CURVE_MISMATCH: return "the witness is for another curve than the key";
-        case CUZK_PROVER_ERROR_VERIFY_FAILED:
-            return "the proof does not verify: the witness does not satisfy the circuit";
-        case CUZK_PROVER_ERROR_NO_GPU: return "no GPU backend or no GPU";
-        case CUZK_PROVER_ERROR_IO: return "a file cannot be read";
-        case CUZK_PROVER_ERROR_GPU: return "a CUDA call failed";
-        case CUZK_PROVER_ERROR_OUT_OF_MEMORY: return "out of memory";
-        case CUZK_PROVER_ERROR_RANDOMNESS: return "the randomness source failed";
-    }
-    return "unknown error code";
-}
-
-CUZK_PROVER_API const char* cuzk_prover_version(void) { return CUZK_PROVER_VERSION_STRING; }
-
-CUZK_PROVER_API int cuzk_prover_abi_version(void) { return CUZK_PROVER_ABI_VERSION; }
-
-CUZK_PROVER_API int cuzk_prover_get_capabilities(cuzk_prover_capabilities* caps) {
-    if (!caps || caps->struct_size != sizeof(cuzk_prover_capabilities)) return CUZK_PROVER_ERROR_INVALID_ARGUMENT;
-#if defined(_OPENMP)
-    const int openmp = 1, threads = omp_get_max_threads();
-#else
-    const int openmp = 0, threads = 1;
-#endif
-#if defined(CUZK_PRECOMPILED)
-    const int instances = 1;
-#else
-    const int instances = 0;
-#endif
-    static const std::string options = std::string("cuda=") + (service::gpu_backend_compiled() ? "on" : "off") +
-                                       " cuda_arch=" + CUZK_PROVER_CUDA_ARCH + " openmp=" + (openmp ? "on" : "off") +
-                                       " x86_adx=" + (CUZK_HOST_ADX ? "on" : "off") +
-                                       " instances=" + (instances ? "on" : "off");
-    caps->curves = CUZK_PROVER_CURVE_BN254 | CUZK_PROVER_CURVE_BLS12_381;
-    caps->gpu_backend = service::gpu_backend_compiled();
-    caps->gpu_count = service::gpu_device_count();
-    caps->openmp = openmp;
-    caps->max_threads = threads;
-    caps->x86_adx = CUZK_HOST_ADX;
-    caps->precompiled_instances = instances;
-    caps->build_options = options.c_str();
-    return CUZK_PROVER_OK;
+    const code_text* t = text_of(code);
+    return t ? t->text : "unknown error code";
 }
 
 CUZK_PROVER_API int cuzk_groth16_public_size_for_zkey_buf(const void* zkey_buffer, unsigned long long zkey_size,
@@ -383,37 +281,5 @@ CUZK_PROVER_API int cuzk_groth16_prover_prove_with_random(cuzk_prover* prover, c
 }
 
 CUZK_PROVER_API void cuzk_groth16_prover_destroy(cuzk_prover* prover) { delete prover; }
-
-CUZK_PROVER_API int cuzk_groth16_prover_get_info(const cuzk_prover* prover, cuzk_prover_info* info, char* error_msg,
-                                                 unsigned long long error_msg_maxsize) {
-    return guarded(error_msg, error_msg_maxsize, [&] {
-        if (!prover) null_argument("prover");
-        if (!info) null_argument("info");
-        if (info->struct_size != sizeof(cuzk_prover_info))
-            throw service::error(errc::invalid_argument, "info->struct_size is " + std::to_string(info->struct_size) +
-                                                             ", expected " + std::to_string(sizeof(cuzk_prover_info)));
-        const service::prover_info& i = prover->info;
-        info->curve = i.bn254 ? CUZK_PROVER_CURVE_BN254 : CUZK_PROVER_CURVE_BLS12_381;
-        info->curve_name = i.bn254 ? "bn128" : "bls12381";
-        info->backend = i.in_use == service::backend::gpu ? CUZK_PROVER_BACKEND_GPU : CUZK_PROVER_BACKEND_CPU;
-        info->verify = i.verify;
-        info->threads = i.threads;
-        info->max_concurrent_proofs = i.max_in_flight;
-        info->n_vars = i.n_vars;
-        info->n_public = i.n_public;
-        info->domain_size = i.domain_size;
-        info->proof_size = i.proof_json_max_bytes;
-        info->public_size = i.public_json_max_bytes;
-        info->host_key_bytes = i.host_key_bytes;
-        info->host_proof_bytes = i.host_proof_bytes;
-        info->gpu_device = i.gpu_device;
-        info->key_resident_on_gpu = i.key_resident_on_gpu;
-        info->vram_budget_bytes = i.vram_budget_bytes;
-        info->device_key_bytes = i.device_key_bytes;
-        info->device_proof_bytes = i.device_proof_bytes;
-        info->note = i.note.c_str();
-        return CUZK_PROVER_OK;
-    });
-}
 
 }  // extern "C"

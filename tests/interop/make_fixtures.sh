@@ -4,7 +4,8 @@
 # For each circuit in tests/interop/circuits/*.circom it writes, under BUILD_DIR/CURVE/NAME/:
 #   NAME.r1cs, NAME.wtns, NAME.zkey (one contribution), verification_key.json,
 #   proof.json + public.json (snarkjs's own proof, verified by snarkjs), and snarkjs's JSON dumps
-#   NAME.r1cs.json, NAME.wtns.json, NAME.zkey.json (independent decodings the tests compare with).
+#   NAME.r1cs.json, NAME.wtns.json, NAME.zkey.json (independent decodings the tests compare with),
+#   NAME.wasm (circom's witness calculator) and NAME.input.json's copy under src/.
 # A local Powers of Tau (power CUZK_PTAU_POWER, default 9: every circuit here fits a 2^9 domain) is made once per curve.
 # Outputs are cached: a stamp with the hash of the inputs skips work that is already done.
 set -euo pipefail
@@ -116,6 +117,8 @@ for circuit in "$src"/*.circom; do
   for f in verification_key.json proof.json public.json "$name.r1cs.json" "$name.wtns.json" "$name.zkey.json"; do
     need_file "$o/$f"
   done
+  # The witness calculator stays, for the bindings' fullProve tests (circom_runtime runs it).
+  mv "$o/${name}_js/$name.wasm" "$o/$name.wasm"
   rm -rf "$o/${name}_js"
 done
 

@@ -257,6 +257,29 @@ typedef struct cuzk_prover_info {
 CUZK_PROVER_API int cuzk_groth16_prover_get_info(const cuzk_prover* prover, cuzk_prover_info* info, char* error_msg,
                                                  unsigned long long error_msg_maxsize);
 
+/* ---- verification (rapidsnark's src/verifier.h) ------------------------------------------- */
+
+/* The verifier's codes: rapidsnark's VERIFIER_VALID_PROOF, VERIFIER_INVALID_PROOF and
+ * VERIFIER_ERROR with the same values. */
+#define CUZK_VERIFIER_VALID_PROOF 0   /* the proof verifies */
+#define CUZK_VERIFIER_INVALID_PROOF 1 /* the texts can be read and the proof does not verify */
+#define CUZK_VERIFIER_ERROR 2         /* a NULL argument, or a text that is not what snarkjs writes */
+
+/* rapidsnark's groth16_verify: checks proof.json against public.json (the public signals) and
+ * verification_key.json, all NUL-terminated texts as snarkjs writes them, on the curve the key
+ * names (bn128 or bls12381). Invalid, as snarkjs's groth16.verify says false: a signal >= r, a
+ * proof point not on the curve, a failed pairing. Invalid too, where snarkjs is more lenient: a
+ * proof point outside the prime-order subgroup or at infinity, a coordinate >= q, and another
+ * number of signals than the key's nPublic. Errors: text that is not JSON of that shape, a key of
+ * another curve than the proof's "curve", a key whose points are not in their groups. error_msg
+ * says why a proof is invalid or what the error is ("" for a valid proof). */
+CUZK_PROVER_API int cuzk_groth16_verify(const char* proof, const char* inputs, const char* verification_key,
+                                        char* error_msg, unsigned long long error_msg_maxsize);
+
+/* cuzk_groth16_verify against the verifying key of a resident prover's zkey. Thread-safe. */
+CUZK_PROVER_API int cuzk_groth16_prover_verify(const cuzk_prover* prover, const char* proof, const char* inputs,
+                                               char* error_msg, unsigned long long error_msg_maxsize);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,6 +31,7 @@
 #include <semaphore>
 #include <span>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <variant>
@@ -47,6 +48,7 @@
 #include "cuzk/service/gpu_backend.hpp"
 #include "cuzk/service/options.hpp"
 #include "cuzk/service/thread_scope.hpp"
+#include "cuzk/service/verify.hpp"
 
 namespace cuzk::service {
 
@@ -90,6 +92,7 @@ private:
 template <class IoCurve>  // io::bn128 or io::bls12381
 class zkey_prover {
 public:
+    using io_curve = IoCurve;
     using curve = io::groth16_curve_t<IoCurve>;
     using fr = typename curve::fr;
     /// One witness, read and ready to submit.
@@ -323,6 +326,12 @@ public:
     }
     prover_info info() const {
         return std::visit([](const auto& p) { return p->info(); }, p_);
+    }
+    /// A proof's texts against the key's verifying key (service/verify.hpp). Thread-safe.
+    verify_outcome verify(std::string_view proof_json, std::string_view public_json) const {
+        return std::visit([&]<class P>(const std::unique_ptr<P>& p) {
+            return verify_texts<typename P::io_curve>(p->key().vk, proof_json, public_json);
+        }, p_);
     }
 
 private:
