@@ -99,6 +99,15 @@ std::vector<Fr> evaluate_abc_checked(const r1cs<Fr>& cs, std::span<const Fr> z, 
     return abc;
 }
 
+/// The five MSM results of a proof, what every backend hands to the assembly: A (over the A
+/// points), B in G1 and G2, L (over the auxiliary variables) and H (over the H scalars).
+template <class Curve>
+struct msm_sums {
+    jacobian<typename Curve::g1> a, b1;
+    jacobian<typename Curve::g2> b2;
+    jacobian<typename Curve::g1> l, h;
+};
+
 /// The last step of every backend: the proof from the MSM results and the randomisers r, s
 /// (secret: constant-time from here on; the caller wipes them). r = s = 0 gives a proof that
 /// verifies but is not zero-knowledge.
@@ -121,6 +130,13 @@ proof<Curve> assemble_proof_with(const proving_key<Curve>& pk, const jacobian<ty
     secure_wipe(rs);
     // A, B, C are the proof: public from here on.
     return proof<Curve>{to_affine(declassify(a)), to_affine(declassify(b2)), to_affine(declassify(c))};
+}
+
+/// assemble_proof_with over a backend's sums.
+template <class Curve>
+proof<Curve> assemble_proof_with(const proving_key<Curve>& pk, const msm_sums<Curve>& sums, const typename Curve::fr& r,
+                                 const typename Curve::fr& s) {
+    return assemble_proof_with<Curve>(pk, sums.a, sums.b1, sums.b2, sums.l, sums.h, r, s);
 }
 
 /// Candidates a randomiser may take before the source is called broken: a working source is
@@ -168,6 +184,12 @@ proof<Curve> assemble_proof(const proving_key<Curve>& pk, const jacobian<typenam
     secure_wipe(r);
     secure_wipe(s);
     return pi;
+}
+
+/// assemble_proof over a backend's sums.
+template <class Curve, class Rng>
+proof<Curve> assemble_proof(const proving_key<Curve>& pk, const msm_sums<Curve>& sums, Rng& rng) {
+    return assemble_proof<Curve>(pk, sums.a, sums.b1, sums.b2, sums.l, sums.h, rng);
 }
 
 template <class Curve, class Policy = cpu_policy>
@@ -224,24 +246,16 @@ public:
                                      stage_times* times = nullptr) const {
         check_abc_shape(*pk_, z, abc);
         stage_timer timer(times);
-        const msm_sums sums = msm_timed(z, abc, timer);
-        return timer.time("assemble", [&] {
-            return assemble_proof_with<Curve>(*pk_, sums.a, sums.b1, sums.b2, sums.l, sums.h, r, s);
-        });
+        const msm_sums<Curve> sums = msm_timed(z, abc, timer);
+        return timer.time("assemble", [&] { return assemble_proof_with<Curve>(*pk_, sums, r, s); });
     }
 
 private:
     using G1 = typename Curve::g1;
     using G2 = typename Curve::g2;
-    struct msm_sums {
-        jacobian<G1> a, b1;
-        jacobian<G2> b2;
-        jacobian<G1> l, h;
-    };
-
     /// The H scalars and the five MSMs. A and B run over the variables the key's density maps
     /// mark (all of them for a dense key).
-    msm_sums msm_timed(std::span<const fr> z, std::vector<fr>& abc, stage_timer& timer) const {
+    msm_sums<Curve> msm_timed(std::span<const fr> z, std::vector<fr>& abc, stage_timer& timer) const {
         const auto& pk = *pk_;
         const size_t n = pk.domain_size();
         timer.time("H scalars (NTT)", [&] {
@@ -252,7 +266,7 @@ private:
         std::vector<fr> a_store, b_store;
         const std::span<const fr> a_scalars = select_present(z, pk.a_density, a_store, "A");
         const std::span<const fr> b_scalars = select_present(z, pk.b_density, b_store, "B");
-        msm_sums r;
+        msm_sums<Curve> r;
         r.a = timer.time("MSM A", [&] { return msm_witness_host<G1>(pk.a, a_scalars); });
         r.b1 = timer.time("MSM B G1", [&] { return msm_witness_host<G1>(pk.b_g1, b_scalars); });
         r.b2 = timer.time("MSM B G2", [&] { return msm_witness_host<G2>(pk.b_g2, b_scalars); });
@@ -263,10 +277,8 @@ private:
 
     template <class Rng>
     proof<Curve> prove_from_abc_timed(std::span<const fr> z, std::vector<fr>& abc, stage_timer& timer, Rng& rng) const {
-        const msm_sums sums = msm_timed(z, abc, timer);
-        return timer.time("assemble", [&] {
-            return assemble_proof<Curve>(*pk_, sums.a, sums.b1, sums.b2, sums.l, sums.h, rng);
-        });
+        const msm_sums<Curve> sums = msm_timed(z, abc, timer);
+        return timer.time("assemble", [&] { return assemble_proof<Curve>(*pk_, sums, rng); });
     }
 
     std::shared_ptr<const proving_key<Curve>> pk_;

@@ -23,22 +23,19 @@
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/msm/pippenger_device.cuh"
+#include "cuzk/msm/window_cost.hpp"
 
 namespace cuzk::msm {
 
-/// Window widths a table may use (bounds the windows a thread keeps in local memory).
-inline constexpr unsigned fixed_bases_min_window_bits = 8, fixed_bases_max_windows = 33;
+/// Most windows a table may have (bounds the windows a thread keeps in local memory); its
+/// narrowest width is fixed_bases_min_window_bits (window_cost.hpp).
+inline constexpr unsigned fixed_bases_max_windows = 33;
 
 /// The window width a table of n bases uses unless told otherwise: minimises the point
-/// additions W(c) * n plus the single fold's ~3 * 2^(c-1), over the widths a table allows.
+/// additions W(c) * n plus the single fold's ~3 * 2^(c-1), over the widths a table allows
+/// (table_buckets).
 inline unsigned fixed_bases_window_bits(size_t n, unsigned scalar_bits) {
-    unsigned best = fixed_bases_min_window_bits;
-    double best_cost = 0;
-    for (unsigned c = fixed_bases_min_window_bits; c <= device_max_window_bits; ++c) {
-        double cost = double(num_windows(scalar_bits, c)) * double(n) + 3.0 * double(uint64_t(1) << (c - 1));
-        if (c == fixed_bases_min_window_bits || cost < best_cost) best = c, best_cost = cost;
-    }
-    return best;
+    return choose_window_bits(n, scalar_bits, table_buckets);
 }
 
 namespace detail {

@@ -59,6 +59,7 @@
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/batch_affine_device.cuh"
 #include "cuzk/msm/signed_digits.hpp"
+#include "cuzk/msm/window_cost.hpp"
 
 namespace cuzk::msm {
 
@@ -80,24 +81,10 @@ struct device_options {
     accumulation accumulate = accumulation::automatic;
 };
 
-/// Largest window width the device MSM accepts and its dispatcher chooses (c = 22 already
-/// needs 12 * 2^21 buckets, 4.8 GB of workspace for BLS12-381 G1).
-inline constexpr unsigned device_max_window_bits = 22;
-
 /// Window width the device dispatcher picks for n points with scalars of scalar_bits bits:
-/// minimises W(c) * (n + 3 * 2^(c-1)) (mixed additions plus about 1.5 full additions per
-/// bucket in the fold, full additions costing ~1.4 mixed ones), over c in [4, device_max_window_bits].
+/// minimises W(c) * (n + 3 * 2^(c-1)) over c in [4, device_max_window_bits] (device_buckets).
 inline unsigned device_window_bits(size_t n, unsigned scalar_bits) {
-    unsigned best = 4;
-    double best_cost = 0;
-    for (unsigned c = 4; c <= device_max_window_bits; ++c) {
-        double cost = double(num_windows(scalar_bits, c)) * (double(n) + 3.0 * double(uint64_t(1) << (c - 1)));
-        if (c == 4 || cost < best_cost) {
-            best = c;
-            best_cost = cost;
-        }
-    }
-    return best;
+    return choose_window_bits(n, scalar_bits, device_buckets);
 }
 
 /// The accumulation the device dispatcher picks for `items` sorted pairs (n points times the

@@ -36,6 +36,7 @@
 #include "cuzk/msm/batch_affine_host.hpp"
 #include "cuzk/msm/scalar_split.hpp"
 #include "cuzk/msm/signed_digits.hpp"
+#include "cuzk/msm/window_cost.hpp"
 
 namespace cuzk::msm {
 
@@ -76,24 +77,9 @@ struct host_options {
 /// buckets the batches are short and the inversion is shared by too few additions.
 inline constexpr unsigned host_batch_affine_min_bits = 10;
 
-/// Largest window width the host MSM accepts and its dispatcher chooses (2^15 XYZZ buckets per
-/// thread, 6 MB for G1; wider windows would save < 5% at 2^24 points and cost memory).
-inline constexpr unsigned host_max_window_bits = 16;
-
 /// Window width in [1, host_max_window_bits] that minimises W(c) * (n + 2^c) additions (n mixed
 /// additions per window plus 2 * 2^(c-1) for the bucket fold), for scalars of `scalar_bits` bits.
-inline unsigned host_window_bits(size_t n, unsigned scalar_bits) {
-    unsigned best = 1;
-    double best_cost = 0;
-    for (unsigned c = 1; c <= host_max_window_bits; ++c) {
-        double cost = double(num_windows(scalar_bits, c)) * (double(n) + double(uint64_t(1) << c));
-        if (c == 1 || cost < best_cost) {
-            best = c;
-            best_cost = cost;
-        }
-    }
-    return best;
-}
+inline unsigned host_window_bits(size_t n, unsigned scalar_bits) { return choose_window_bits(n, scalar_bits, host_buckets); }
 
 /// Parts of the endomorphism split by default: 2 for every group (BLS12-381 G2 also has 4).
 template <class G>

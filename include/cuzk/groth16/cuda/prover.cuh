@@ -380,12 +380,6 @@ public:
 private:
     using telemetry = policy_telemetry<Policy>;
 
-    struct msm_sums {
-        jacobian<G1> a, b1;
-        jacobian<G2> b2;
-        jacobian<G1> l, h;
-    };
-
     /// The sizes a worker of this prover has (a compact proof: its two slots in abc_, nothing else).
     cuda_worker_layout worker_layout() const {
         if (compact_)
@@ -480,7 +474,7 @@ private:
                 std::vector<fr> storage;
                 return msm_witness_host<G2>(key.b_g2, select_present(z, key.b_density, storage, "B"));
             });
-        msm_sums sums;
+        msm_sums<Curve> sums;
         {
             CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
             detail::maybe_lock whole, memory;
@@ -544,7 +538,7 @@ private:
     /// Compute phase: an on-demand key's upload, a, b, c from the resident circuit (when host_abc
     /// is null), the H scalars, the MSMs; each sum comes back to the host as its MSM ends. A compact
     /// proof also uploads a, b, c and z here, each when its slot is free.
-    msm_sums compute_stage(worker& w, std::unique_ptr<detail::device_key<Curve>>& per_proof_key,
+    msm_sums<Curve> compute_stage(worker& w, std::unique_ptr<detail::device_key<Curve>>& per_proof_key,
                            std::span<const fr> z, const std::vector<fr>* host_abc,
                            detail::gpu_stage_clock& clock) const {
         const auto& key = *pk_;
@@ -662,7 +656,7 @@ private:
                 return key_msm(true, tables_.a, &key_t::a, key.a, s, na);
             });
         };
-        auto msm_b = [&](const integer* s, msm_sums& r) {
+        auto msm_b = [&](const integer* s, msm_sums<Curve>& r) {
             r.b1 = clock.time("MSM B G1", [&] {
                 wait_for(1);
                 if (auto p = planned(tables_.b_g1, &key_t::b_g1, s, nb)) return *p;
@@ -688,7 +682,7 @@ private:
                 return key_msm(false, tables_.h, &key_t::h, key.h, reinterpret_cast<const integer*>(x), key.h.size());
             });
         };
-        msm_sums r;
+        msm_sums<Curve> r;
         if (!compact_) {
             r.a = msm_a(za);
             msm_b(zb, r);
@@ -712,11 +706,10 @@ private:
     /// Host phase, outside every lock: the G2 MSM on the CPU (overlapped with the GPU stages)
     /// when the policy puts it there, then the assembly with fresh r, s.
     template <class Rng>
-    proof<Curve> finish_stage(msm_sums& sums, std::future<jacobian<G2>>& b2_on_cpu, stage_timer& timer,
+    proof<Curve> finish_stage(msm_sums<Curve>& sums, std::future<jacobian<G2>>& b2_on_cpu, stage_timer& timer,
                               Rng& rng) const {
         if constexpr (!G2OnGpu) sums.b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
-        return timer.time("assemble",
-                          [&] { return assemble_proof<Curve>(*pk_, sums.a, sums.b1, sums.b2, sums.l, sums.h, rng); });
+        return timer.time("assemble", [&] { return assemble_proof<Curve>(*pk_, sums, rng); });
     }
 
     /// Tables of shifted bases for the resident key: the G1 vectors if they fit beside one proof,
