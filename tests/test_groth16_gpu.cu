@@ -3,7 +3,8 @@
 // verify, a violated constraint is named, workers proving concurrently on one GPU under each
 // lock policy reproduce a serial run exactly, a cuda_worker reused across proofs gives the proofs
 // made without one and holds its VRAM share exactly while it lives, and a policy's telemetry sink
-// hears every stage of every proof. Skipped without a GPU.
+// hears every stage of every proof, and one proof makes the host waits the design counts.
+// Skipped without a GPU.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include "cuzk/groth16/test_setup.hpp"
 #include "cuzk/groth16/cuda/test_setup.cuh"
 #include "cuzk/groth16/verifier.hpp"
+#include "cuzk/gpu/host_waits.hpp"
 #include "gpu_test.hpp"
 #include "groth16_curves.hpp"
 
@@ -713,6 +715,38 @@ TYPED_TEST(ProverGpuTest, ConcurrentWorkersMatchASerialRunSplitLockOnDemandG2OnC
     SKIP_WITHOUT_GPU();
     concurrent_equals_serial_on_the_circuit<TypeParam, cuda_policy<lock_granularity::split, staging::on_demand, false>>(
         3, 2);
+}
+
+
+// The blocking calls one proof makes on the GPU, counted by the gpu:: wrappers (every wait in
+// include/cuzk goes through them: the ctest raw_gpu_waits checks it). The path is the front
+// door's GPU backend: a prestaged dense key, G2 on the GPU, a, b, c from the host, a worker made
+// beforehand, stage times recorded. The expected count is the design's walk of that path through
+// the code (docs/GROTH16.md, "Host waits per proof"), not a number this test measured: the
+// shared plan of z (its counts, then a stream wait: 2) and L's own plan (2); the ones' sums of
+// A, B1, B2 and L (4); each of the five MSM ends (overflow flag, window sums, stream wait: 15);
+// the worker's two streams at the end (2); the stage clock's anchor (1). 26 in all, 11 of them
+// stalls at most (each plan, ones' sum and first copy of an MSM end may find the queue busy).
+TYPED_TEST(ProverGpuTest, HostWaitsPerProof) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    fixture<C> f(12, 0.5, 81);
+    gpu_context gpu(0, kBudget);
+    prover<C, cuda_policy<>> p(f.pk, gpu);
+    auto w = p.make_worker();
+    std::mt19937_64 rng(5);
+    (void)p.prove(w, f.ckt.system, f.ckt.assignment, rng);  // first use: pools and plans warm
+    stage_times t;
+    const gpu::host_wait_count before = gpu::host_waits();
+    const proof<C> pi = p.prove(w, f.ckt.system, f.ckt.assignment, rng, &t);
+    const gpu::host_wait_count d = gpu::host_waits() - before;
+    EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), pi));
+    EXPECT_EQ(t.host_waits, d.waits) << "stage_times counts the proof's waits";
+    EXPECT_EQ(t.stalls, d.stalls);
+    std::printf("host waits per proof: %llu, of which stalls %llu\n", (unsigned long long)d.waits,
+                (unsigned long long)d.stalls);
+    EXPECT_EQ(d.waits, 26u);
+    EXPECT_LE(d.stalls, d.waits);
 }
 
 }  // namespace

@@ -332,6 +332,8 @@ private:
         if (err) t.error = engine_outcome<Curve>{{}, err}.message();
         const double shift = times.stages.empty() ? 0 : ms_since_epoch(times.origin);
         t.stages = times.stages;
+        t.host_waits = times.host_waits;
+        t.stalls = times.stalls;
         for (auto& st : t.stages) {
             st.start_ms += shift, st.end_ms += shift;
             if (st.on_gpu()) st.gpu_start_ms += shift, st.gpu_end_ms += shift;

@@ -35,6 +35,8 @@ struct partition_trace {
     std::string error{};  ///< why not, when !ok
     /// The prover's stages, shifted to the engine's clock.
     std::vector<stage_times::stage> stages{};
+    /// Its blocking calls on the GPU, and of those the ones that found it busy (stage_times).
+    uint64_t host_waits = 0, stalls = 0;
 };
 
 /// What a batch's traces add up to.
@@ -53,6 +55,7 @@ struct trace_summary {
     size_t done = 0, failed = 0;
     double proofs_per_hour = 0;
     double median_latency_ms = 0;  ///< one partition, start to end, proved ones
+    uint64_t median_host_waits = 0, median_stalls = 0;  ///< per proved partition
     std::vector<worker_busy> workers;
     std::vector<gpu_busy> gpus;  ///< empty on the CPU backend
 };
@@ -90,11 +93,12 @@ inline trace_summary summarise(const std::vector<partition_trace>& traces) {
     std::map<std::pair<size_t, unsigned>, trace_summary::worker_busy> workers;
     std::map<int, std::vector<std::pair<double, double>>> gpu_intervals;
     std::vector<double> latencies;
+    std::vector<uint64_t> waits, stalls;
     for (const auto& t : traces) {
         first = std::min(first, t.start_ms);
         last = std::max(last, t.end_ms);
         (t.ok ? s.done : s.failed) += 1;
-        if (t.ok) latencies.push_back(t.end_ms - t.start_ms);
+        if (t.ok) latencies.push_back(t.end_ms - t.start_ms), waits.push_back(t.host_waits), stalls.push_back(t.stalls);
         auto& w = workers.try_emplace({t.slot, t.worker}, trace_summary::worker_busy{t.slot, t.device, t.worker, 0})
                       .first->second;
         w.busy_ms += t.end_ms - t.start_ms;
@@ -105,6 +109,9 @@ inline trace_summary summarise(const std::vector<partition_trace>& traces) {
     s.proofs_per_hour = s.wall_ms > 0 ? double(s.done) * 3.6e6 / s.wall_ms : 0;
     std::sort(latencies.begin(), latencies.end());
     if (!latencies.empty()) s.median_latency_ms = latencies[latencies.size() / 2];
+    std::sort(waits.begin(), waits.end());
+    std::sort(stalls.begin(), stalls.end());
+    if (!waits.empty()) s.median_host_waits = waits[waits.size() / 2], s.median_stalls = stalls[stalls.size() / 2];
     for (const auto& [key, w] : workers) s.workers.push_back(w);
     for (auto& [device, v] : gpu_intervals) s.gpus.push_back({device, detail::union_length(std::move(v))});
     return s;
@@ -118,6 +125,11 @@ inline std::string format_summary(const trace_summary& s) {
                   "  wall %.1f ms: %zu proved, %zu failed, %.0f proofs/hour, median latency %.1f ms\n", s.wall_ms,
                   s.done, s.failed, s.proofs_per_hour, s.median_latency_ms);
     out += line;
+    if (s.median_host_waits) {
+        std::snprintf(line, sizeof line, "  host waits on the GPU per proof (median): %llu, of which stalls %llu\n",
+                      (unsigned long long)s.median_host_waits, (unsigned long long)s.median_stalls);
+        out += line;
+    }
     const double wall = s.wall_ms > 0 ? s.wall_ms : 1;
     for (const auto& w : s.workers) {
         const std::string where = w.device < 0 ? "CPU" : "GPU " + std::to_string(w.device);
@@ -154,6 +166,8 @@ inline std::string chrome_trace_json(const std::vector<partition_trace>& traces)
         out += ",\"dur\":";
         append_number(out, 1e3 * std::max(0.0, end_ms - start_ms));
         out += ",\"args\":{\"partition\":" + std::to_string(t.index);
+        if (name.rfind("partition", 0) == 0 && (t.host_waits || t.stalls))
+            out += ",\"host_waits\":" + std::to_string(t.host_waits) + ",\"stalls\":" + std::to_string(t.stalls);
         if (!t.ok) {
             out += ",\"error\":";
             out += io::json::quote(t.error);

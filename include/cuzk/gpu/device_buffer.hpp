@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/stream.hpp"
 
 namespace cuzk::gpu {
 
@@ -51,8 +52,16 @@ public:
     void upload(const T* host, cudaStream_t s) {
         CUZK_CUDA_CHECK(cudaMemcpyAsync(p_, host, bytes(), cudaMemcpyHostToDevice, s));
     }
-    /// Asynchronous copy of size() elements to host memory.
+    /// Copy of size() elements to host memory, queued on s. Into pageable memory it returns once
+    /// done and counts as a host wait (download_blocking); into page-locked memory it does not wait.
     void download(T* host, cudaStream_t s) const {
+        cudaPointerAttributes a{};
+        const cudaError_t e = cudaPointerGetAttributes(&a, host);
+        if (e != cudaSuccess) (void)cudaGetLastError();  // that error is this query's own
+        if (e != cudaSuccess || a.type != cudaMemoryTypeHost) {
+            download_blocking(host, p_, bytes(), s);
+            return;
+        }
         CUZK_CUDA_CHECK(cudaMemcpyAsync(host, p_, bytes(), cudaMemcpyDeviceToHost, s));
     }
 

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/host_waits.hpp"
 
 namespace cuzk::gpu {
 
@@ -29,7 +30,13 @@ public:
     cudaEvent_t get() const noexcept { return e_; }
     operator cudaEvent_t() const noexcept { return e_; }
     void record(cudaStream_t s) { CUZK_CUDA_CHECK(cudaEventRecord(e_, s)); }
-    void synchronize() const { CUZK_CUDA_CHECK(cudaEventSynchronize(e_)); }
+    /// Blocks until the event has happened: a counted host wait (host_waits.hpp).
+    void synchronize() const {
+        const cudaError_t q = cudaEventQuery(e_);
+        if (q == cudaErrorNotReady && cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
+        count_host_wait(q == cudaErrorNotReady);
+        CUZK_CUDA_CHECK(cudaEventSynchronize(e_));
+    }
     /// Milliseconds from `start` to this event (both recorded and complete).
     float elapsed_ms_since(const event& start) const {
         float ms = 0;

@@ -3,12 +3,44 @@
 
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <exception>
 #include <utility>
 
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/host_waits.hpp"
 
 namespace cuzk::gpu {
+
+/// Whether stream s still has work queued (the query's not-ready answer is no error; it is taken
+/// out of the last-error slot so that the next launch check does not see it).
+inline bool stream_busy(cudaStream_t s) noexcept {
+    const cudaError_t q = cudaStreamQuery(s);
+    if (q == cudaErrorNotReady && cudaPeekAtLastError() == cudaErrorNotReady) (void)cudaGetLastError();
+    return q == cudaErrorNotReady;
+}
+
+/// Blocks until all work queued on s is done: a counted host wait (host_waits.hpp).
+inline void wait(cudaStream_t s) {
+    count_host_wait(stream_busy(s));
+    CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+}
+
+/// wait() for destructors and cleanups: errors are dropped and the last-error slot cleared, so
+/// that a cleanup does not fail the next launch check. False when the wait failed.
+inline bool wait_noexcept(cudaStream_t s) noexcept {
+    count_host_wait(stream_busy(s));
+    if (cudaStreamSynchronize(s) == cudaSuccess) return true;
+    (void)cudaGetLastError();
+    return false;
+}
+
+/// Copies `bytes` from device memory into pageable host memory, queued on s: the call returns
+/// once the copy is done, so it is a counted host wait.
+inline void download_blocking(void* host, const void* device, size_t bytes, cudaStream_t s) {
+    count_host_wait(stream_busy(s));
+    CUZK_CUDA_CHECK(cudaMemcpyAsync(host, device, bytes, cudaMemcpyDeviceToHost, s));
+}
 
 /// A cudaStream_t created non-blocking (it never synchronises with the legacy default stream).
 class stream {
@@ -28,7 +60,7 @@ public:
     cudaStream_t get() const noexcept { return s_; }
     operator cudaStream_t() const noexcept { return s_; }
     /// Blocks the calling thread until all work queued on this stream is done.
-    void synchronize() const { CUZK_CUDA_CHECK(cudaStreamSynchronize(s_)); }
+    void synchronize() const { wait(s_); }
 
 private:
     cudaStream_t s_ = nullptr;
@@ -42,8 +74,7 @@ class wait_on_unwind {
 public:
     explicit wait_on_unwind(cudaStream_t s) : s_(s), exceptions_(std::uncaught_exceptions()) {}
     ~wait_on_unwind() {
-        if (std::uncaught_exceptions() > exceptions_ && cudaStreamSynchronize(s_) != cudaSuccess)
-            (void)cudaGetLastError();
+        if (std::uncaught_exceptions() > exceptions_) (void)wait_noexcept(s_);
     }
     wait_on_unwind(const wait_on_unwind&) = delete;
     wait_on_unwind& operator=(const wait_on_unwind&) = delete;

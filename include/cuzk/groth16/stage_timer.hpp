@@ -1,10 +1,14 @@
 // Per-stage wall-clock times of a proof: always on, a few clock reads per stage. The CUDA
-// backend adds each GPU stage's interval on its stream (timing events), on the same clock.
+// backend adds each GPU stage's interval on its stream (timing events), on the same clock, and
+// the proof's host waits on the GPU (gpu/host_waits.hpp) are counted on the proving thread.
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
+
+#include "cuzk/gpu/host_waits.hpp"
 
 namespace cuzk::groth16 {
 
@@ -22,6 +26,9 @@ struct stage_times {
     std::vector<stage> stages;
     /// The proof's start: time zero of every stage time (so that a batch's proofs line up).
     std::chrono::steady_clock::time_point origin{};
+    /// Blocking calls the proving thread made on the GPU during the proof, and of those the ones
+    /// that found it still busy (gpu/host_waits.hpp); 0 on the CPU.
+    uint64_t host_waits = 0, stalls = 0;
 
     double total_ms() const { return stages.empty() ? 0 : stages.back().end_ms - stages.front().start_ms; }
     double ms(const std::string& name) const {
@@ -36,9 +43,18 @@ struct stage_times {
 class stage_timer {
 public:
     using clock = std::chrono::steady_clock;
-    explicit stage_timer(stage_times* out) : out_(out), origin_(clock::now()) {
+    explicit stage_timer(stage_times* out) : out_(out), origin_(clock::now()), waits_(gpu::host_waits()) {
         if (out_) out_->origin = origin_;
     }
+    /// Writes the host waits since construction (the proof's, when the timer spans it).
+    ~stage_timer() {
+        if (!out_) return;
+        const gpu::host_wait_count d = gpu::host_waits() - waits_;
+        out_->host_waits = d.waits;
+        out_->stalls = d.stalls;
+    }
+    stage_timer(const stage_timer&) = delete;
+    stage_timer& operator=(const stage_timer&) = delete;
 
     /// False when the timer records nowhere (callers then skip their own timing work).
     bool recording() const { return out_ != nullptr; }
@@ -72,6 +88,7 @@ public:
 private:
     stage_times* out_;
     clock::time_point origin_;
+    gpu::host_wait_count waits_;
 };
 
 }  // namespace cuzk::groth16

@@ -627,13 +627,10 @@ jacobian<G> msm_accumulate(const device_plan<G>& plan, const sorted_digits& d, c
 
     std::vector<bucket> window_sums(dp.fold_sets), group_totals(dp.fold_sets);
     uint32_t overflowed = 0;
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(&overflowed, d.overflow, sizeof overflowed, cudaMemcpyDeviceToHost, stream));
-    CUZK_CUDA_CHECK(
-        cudaMemcpyAsync(window_sums.data(), win, dp.fold_sets * sizeof(bucket), cudaMemcpyDeviceToHost, stream));
-    if (dp.shifted_bases)
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(group_totals.data(), totals, dp.fold_sets * sizeof(bucket),
-                                        cudaMemcpyDeviceToHost, stream));
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    gpu::download_blocking(&overflowed, d.overflow, sizeof overflowed, stream);
+    gpu::download_blocking(window_sums.data(), win, dp.fold_sets * sizeof(bucket), stream);
+    if (dp.shifted_bases) gpu::download_blocking(group_totals.data(), totals, dp.fold_sets * sizeof(bucket), stream);
+    gpu::wait(stream);
     if (overflowed != 0)
         throw invalid_argument("msm_device: a scalar does not fit in " + std::to_string(dp.windows) + " windows of " +
                                std::to_string(dp.c) + " bits (scalar_bits promised too few)");

@@ -37,6 +37,7 @@
 
 #include "cuzk/core/error.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/msm/witness_plan.cuh"
@@ -140,7 +141,7 @@ jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_stat
         witness_fold_kernel<G><<<1, witness_sum_block, 0, stream>>>(result, partials, blocks);
         CUZK_CUDA_CHECK_LAUNCH("witness_fold_kernel");
         // Waited for by msm_accumulate's synchronisation below, or by the one after.
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(&ones_sum, result, sizeof(bucket), cudaMemcpyDeviceToHost, stream));
+        gpu::download_blocking(&ones_sum, result, sizeof(bucket), stream);
     }
     jacobian<G> rest = jacobian<G>::identity();
     if (plan.n_others != 0) {
@@ -159,7 +160,7 @@ jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_stat
         }
         rest = msm_accumulate<G>(p, plan.sorted, points, ws + layout.o_accumulation, stream);
     } else {
-        CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+        gpu::wait(stream);
     }
     return rest + to_jacobian(ones_sum);
 }

@@ -33,6 +33,7 @@
 
 #include "cuzk/core/error.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/pippenger_device.cuh"
 
 namespace cuzk::msm {
@@ -133,8 +134,8 @@ witness_plan_state<Fr> witness_plan_build(const typename Fr::integer* scalars, s
                                              ones, others, thrust::make_discard_iterator(), counts, int64_t(n),
                                              witness_class_is{cls, 1}, witness_class_is{cls, 2}, stream));
     uint32_t count[2] = {0, 0};
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(count, counts, sizeof count, cudaMemcpyDeviceToHost, stream));
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(stream));
+    gpu::download_blocking(count, counts, sizeof count, stream);
+    gpu::wait(stream);
 
     s.n = n;
     s.n_ones = count[0];

@@ -17,6 +17,7 @@
 #include "cuzk/core/error.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/stream.hpp"
 #include "cuzk/groth16/r1cs.hpp"
 
 namespace cuzk::groth16 {
@@ -37,7 +38,7 @@ struct device_sparse_matrix {
         CUZK_CUDA_CHECK(cudaMemcpyAsync(row_start.data(), starts.data(), row_start.bytes(), cudaMemcpyHostToDevice, s));
         column.upload(m.all_columns().data(), s);
         value.upload(m.all_values().data(), s);
-        CUZK_CUDA_CHECK(cudaStreamSynchronize(s));
+        gpu::wait(s);
     }
 
     static size_t bytes_for(const sparse_matrix<F>& m) {

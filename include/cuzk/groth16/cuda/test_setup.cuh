@@ -59,10 +59,9 @@ void fixed_base_mul_cuda(const fixed_base_table<G>& table, const std::vector<typ
         fixed_base_mul_kernel<G><<<unsigned((count + threads - 1) / threads), threads, 0, st>>>(d_out.data(), d_s.data(),
                                                                                                 count, d_table.data());
         CUZK_CUDA_CHECK_LAUNCH("fixed_base_mul_kernel");
-        CUZK_CUDA_CHECK(
-            cudaMemcpyAsync(out.data() + lo, d_out.data(), count * sizeof(affine<G>), cudaMemcpyDeviceToHost, st));
+        gpu::download_blocking(out.data() + lo, d_out.data(), count * sizeof(affine<G>), st);
     }
-    CUZK_CUDA_CHECK(cudaStreamSynchronize(st));
+    gpu::wait(st);
 }
 
 /// Keeps the scalars of the variables `d` marks (a density-compressed key's vector); throws if a

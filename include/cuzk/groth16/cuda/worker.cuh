@@ -83,8 +83,8 @@ public:
     ~cuda_worker() {
         cudaSetDevice(gpu_->device());  // the members are freed on it
         abc_.reset(), z_.reset(), za_.reset(), zb_.reset(), workspace_.reset(), first_bad_.reset();
-        if (cudaStreamSynchronize(stream_) != cudaSuccess) (void)cudaGetLastError();
-        if (cudaStreamSynchronize(copy_) != cudaSuccess) (void)cudaGetLastError();
+        (void)gpu::wait_noexcept(stream_);
+        (void)gpu::wait_noexcept(copy_);
     }
     cuda_worker(const cuda_worker&) = delete;
     cuda_worker& operator=(const cuda_worker&) = delete;
