@@ -12,15 +12,17 @@
 //                             read from the zkey); --stages prints the per-stage times to stderr.
 //   cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...]   many witnesses, the key read once
 //   cuzk-prove <circuit.zkey> --serve [--out DIR]                 witness paths on stdin, JSON lines out
-//                             (examples/zkey_prover.hpp): all three through the engine, batch and
-//                             serve with --workers N, reading the next witness while earlier ones
-//                             prove; batch's --trace FILE writes the engine's Chrome trace. Every
+//                             (examples/zkey_prover.hpp): all three shells over the front door
+//                             (service::zkey_prover: the key resident on the CPU or the GPU), batch
+//                             and serve with --workers N, reading the next witness while earlier
+//                             ones prove; batch's --trace FILE writes the engine's Chrome trace. Every
 //                             proof is verified with the key's verifying key before it is written:
 //                             a witness that does not satisfy the circuit writes nothing and fails
 //                             (exit 1 in the first two modes).
 //
 // Plain C++ in every build; with CUDA enabled the GPU backend (the engine for every CUDA policy,
-// the GPU setup, the file modes' GPU prover) is cuzk_prove_gpu.cu, linked beside it.
+// the GPU setup) is cuzk_prove_gpu.cu, linked beside it; the file modes' GPU prover is the front
+// door's (cuzk::service).
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -91,9 +93,10 @@ struct options {
         "                  [--workers N] [--trace FILE]\n"
         "                               proves every witness with the key read once: DIR/w1.proof.json,\n"
         "                               DIR/w1.public.json, ...; a line each (in witness order) and a summary\n"
-        "                               with the throughput; exits 1 if any failed. Through the engine: N\n"
-        "                               workers prove (default 1: on the CPU one proof already uses every\n"
-        "                               core; the GPU prover takes one) while the next witnesses are read;\n"
+        "                               with the throughput; exits 1 if any failed. The key stays resident\n"
+        "                               (on the GPU too); N workers prove (default: 1 on the CPU, where one\n"
+        "                               proof already uses every core; 2 on the GPU, one uploading while\n"
+        "                               one computes) while the next witnesses are read;\n"
         "                               --trace FILE writes its Chrome trace (Perfetto: ui.perfetto.dev)\n"
         "       cuzk-prove <circuit.zkey> --serve [--out DIR] [--backend auto|cpu|gpu] [--workers N]\n"
         "                               keeps the key loaded and reads witness paths from stdin, one per line;\n"
@@ -417,7 +420,7 @@ int file_mode(int argc, char** argv) {
     const std::string zkey = argv[1];
     std::string backend = "auto", out_dir, trace;
     bool stages = false, serving = false, have_out = false, have_workers = false;
-    unsigned workers = 0;  // 0: cuzk_prove::default_file_workers
+    unsigned workers = 0;  // 0: the front door's default (service::prover_options::workers_per_device)
     std::vector<std::string> files;
     for (int i = 2; i < argc; ++i) {
         std::string_view a = argv[i];
@@ -459,18 +462,17 @@ int file_mode(int argc, char** argv) {
         usage(
             "cuzk-prove: expected <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] "
             "[--stages], or <circuit.zkey> --out DIR <witness.wtns>..., or <circuit.zkey> --serve");
-    const bool gpu = gpu_present();
     try {
         const bool bn = cuzk::io::zkey_curve_name(zkey) == "bn128";
         using namespace cuzk_prove;
         if (serving)
-            return bn ? serve<cuzk::io::bn128>(zkey, out_dir, backend, gpu, workers)
-                      : serve<cuzk::io::bls12381>(zkey, out_dir, backend, gpu, workers);
+            return bn ? serve<cuzk::io::bn128>(zkey, out_dir, backend, workers)
+                      : serve<cuzk::io::bls12381>(zkey, out_dir, backend, workers);
         if (have_out)
-            return bn ? prove_batch<cuzk::io::bn128>(zkey, files, out_dir, backend, gpu, workers, trace)
-                      : prove_batch<cuzk::io::bls12381>(zkey, files, out_dir, backend, gpu, workers, trace);
-        return bn ? prove_single<cuzk::io::bn128>(zkey, files[0], files[1], files[2], backend, gpu, stages)
-                  : prove_single<cuzk::io::bls12381>(zkey, files[0], files[1], files[2], backend, gpu, stages);
+            return bn ? prove_batch<cuzk::io::bn128>(zkey, files, out_dir, backend, workers, trace)
+                      : prove_batch<cuzk::io::bls12381>(zkey, files, out_dir, backend, workers, trace);
+        return bn ? prove_single<cuzk::io::bn128>(zkey, files[0], files[1], files[2], backend, stages)
+                  : prove_single<cuzk::io::bls12381>(zkey, files[0], files[1], files[2], backend, stages);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cuzk-prove: error: %s\n", e.what());
         return 1;

@@ -1,6 +1,6 @@
 // cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 21 policies
-// (--lock x --staging x --g2; chunked staging with G2 on the GPU only) on both curves, the GPU test setup and the file
-// modes' GPU prover. cuzk-prove's only CUDA TU; with cuzk::instances linked (CUZK_PRECOMPILED) it compiles none of the
+// (--lock x --staging x --g2; chunked staging with G2 on the GPU only) on both curves and the GPU test setup, for the
+// synthetic mode (the file modes prove through the front door, cuzk::service). cuzk-prove's only CUDA TU; with cuzk::instances linked (CUZK_PRECOMPILED) it compiles none of the
 // heavy kernels. Nothing here runs without a GPU, so CI may compile its host side unoptimised
 // (CUZK_CUDA_HOST_UNOPTIMISED) while cuzk-prove's CPU path, which the interop tests run, stays
 // optimised in cuzk-prove.cpp.
@@ -100,19 +100,6 @@ built_engine<Curve> make_gpu_engine(const gpu_settings& s, std::shared_ptr<const
     return make_with_lock<Curve, lock_granularity::none>(s, pk, circuit);
 }
 
-template <class Curve>
-any_prover<Curve> make_gpu_file_prover(std::shared_ptr<const proving_key<Curve>> pk) {
-    using P = prover<Curve, cuda_policy<lock_granularity::none, staging::on_demand>>;
-    // The context must outlive its prover: both in one allocation, the handle points at the prover.
-    struct on_device {
-        gpu_context gpu{0, size_t(1) << 40};  // one worker: the budget only documents intent
-        P prover;
-        explicit on_device(std::shared_ptr<const proving_key<Curve>> k) : prover(std::move(k), gpu) {}
-    };
-    auto owner = std::make_shared<on_device>(std::move(pk));
-    return std::shared_ptr<const P>(owner, &owner->prover);
-}
-
 using bls = cuzk::bls12_381::curve;
 using bn = cuzk::bn254::curve;
 template proving_key<bls> test_setup_on_gpu<bls>(const r1cs<bls::fr>&, uint64_t,
@@ -123,7 +110,5 @@ template built_engine<bls> make_gpu_engine<bls>(const gpu_settings&, std::shared
                                                 std::shared_ptr<const r1cs<bls::fr>>);
 template built_engine<bn> make_gpu_engine<bn>(const gpu_settings&, std::shared_ptr<const proving_key<bn>>,
                                               std::shared_ptr<const r1cs<bn::fr>>);
-template any_prover<bls> make_gpu_file_prover<bls>(std::shared_ptr<const proving_key<bls>>);
-template any_prover<bn> make_gpu_file_prover<bn>(std::shared_ptr<const proving_key<bn>>);
 
 }  // namespace cuzk_prove

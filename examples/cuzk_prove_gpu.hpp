@@ -1,7 +1,7 @@
 // cuzk-prove's GPU backend: the only part of cuzk-prove that nvcc compiles (cuzk_prove_gpu.cu,
 // built when CUDA is enabled; examples/CMakeLists.txt then defines CUZK_PROVE_GPU). The rest of
-// cuzk-prove (options, the CPU prover, the file modes, verification) is plain C++ and gets the
-// GPU's engine and prover type-erased (groth16::engine<C>, any_prover<C>): the 18 CUDA policies
+// cuzk-prove (options, the CPU prover, verification) is plain C++ and gets the synthetic mode's
+// GPU engine type-erased (groth16::engine<C>): the CUDA policies
 // x 2 curves are compiled in that one TU, and the CPU path once, by the host compiler, at the
 // host build's optimisation level. A curve added to cuzk-prove's --curve dispatch needs its
 // explicit instantiations at the end of cuzk_prove_gpu.cu.
@@ -67,9 +67,6 @@ template <class Curve>
 built_engine<Curve> make_gpu_engine(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
                                     std::shared_ptr<const r1cs<typename Curve::fr>> circuit);
 
-/// The file modes' GPU prover: device 0, one worker (lock none, on-demand staging).
-template <class Curve>
-any_prover<Curve> make_gpu_file_prover(std::shared_ptr<const proving_key<Curve>> pk);
 #else
 inline bool gpu_present() { return false; }
 #endif

@@ -6,9 +6,11 @@
 //   serve   cuzk-prove KEY.zkey --serve [--out DIR] [--workers N]  one witness path per stdin line, one JSON
 //                                                                  line per proof on stdout
 //
-// All three prove through one witness_pipeline: the calling thread reads each witness and
-// evaluates a, b, c, the engine (groth16::engine, --workers N) proves, and a finishing thread
-// verifies each proof with the key's verifying key, writes its files and reports it. So reading
+// All three are shells over the front door (service::zkey_prover, the C API's prover too: the
+// same checks, the same error messages, the key resident on the CPU or the GPU). One
+// witness_pipeline drives it: the calling thread reads each witness and evaluates a, b, c (the
+// front door's read), its engine (--workers N per device) proves, and a finishing thread has each
+// proof verified and formatted (finish), writes its files and reports it. So reading
 // witness k + 1 overlaps proving k, and the engine's max_queued_bytes bounds the witnesses held.
 // Answers come in request order (batch's lines, serve's JSON lines): proofs of one key take about
 // the same time and the engine takes them first in, first out, so holding a finished proof behind
@@ -17,7 +19,7 @@
 // A witness that does not satisfy the circuit writes nothing and counts as a failure (the zkey
 // holds no C matrix to check the witness against beforehand, so only the proof's verification
 // tells). Batch and serve go on after a failed witness and report it; batch exits 1 if any
-// failed. Included by cuzk-prove.cpp only; the GPU prover comes type-erased from cuzk_prove_gpu.cu.
+// failed. Included by cuzk-prove.cpp only.
 #pragma once
 
 #include <algorithm>
@@ -39,14 +41,10 @@
 #include <thread>
 #include <vector>
 
-#include "cuzk/engine/engine.hpp"
-#include "cuzk/groth16/prover.hpp"
 #include "cuzk/engine/trace.hpp"
-#include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
-#include "cuzk/io/wtns.hpp"
-#include "cuzk/io/zkey_groth16.hpp"
+#include "cuzk/service/zkey_prover.hpp"
 #include "cuzk_prove_gpu.hpp"
 
 namespace cuzk_prove {
@@ -67,90 +65,41 @@ struct outcome {
     stage_times times;  // the prover's stages (times on the engine's clock)
 };
 
-/// Engine workers when --workers is not given. The CPU prover's MSMs and NTTs already use every
-/// core through OpenMP, and the witness reading runs beside them on the producer thread, so a
-/// second worker only splits the same cores between two proofs: at 2^16 on 2 cores it was slower
-/// (docs/log/2026-12.md, "cuzk-prove's batch mode through the engine"). The file modes' GPU
-/// prover (lock none, one context) takes one worker.
-inline constexpr unsigned default_file_workers = 1;
-
-/// A zkey read once (the points into a proving key, the A/B coefficients kept for evaluating
-/// a, b, c) with its prover: the GPU's where requested and present, else the CPU's.
+/// A zkey read once and kept resident on the front door (service::zkey_prover: the CPU's prover,
+/// or the GPU backend's with the key resident on the device), with the path and read time the
+/// modes print. Workers per device: `workers`, or 0 for the front door's default (on the CPU one,
+/// since one proof already uses every core; on the GPU two, one uploading while one computes).
 template <class IoCurve>
 class resident_zkey {
 public:
-    using curve = cuzk::io::groth16_curve_t<IoCurve>;
+    using prover = cuzk::service::zkey_prover<IoCurve>;
+    using curve = typename prover::curve;
     using fr = typename curve::fr;
 
-    /// backend: "auto" (GPU when present), "cpu" or "gpu" (an error without one).
-    resident_zkey(const std::string& path, const std::string& backend, bool gpu_present) : path_(path) {
-        auto t0 = std::chrono::steady_clock::now();
-        auto z = cuzk::io::zkey<IoCurve>::read(path);
-        n_vars_ = z.n_vars;
-        n_public_ = z.n_public;
-        rows_ = cuzk::io::abc_rows<fr>(z.coeffs, z.domain_size, z.n_vars);  // once per key, not per witness
-        z.coeffs = {};
-        pk_ = std::make_shared<const proving_key<curve>>(cuzk::io::to_proving_key(std::move(z)));
-#if defined(CUZK_PROVE_GPU)
-        if (backend == "gpu" || (backend == "auto" && gpu_present)) {
-            prover_ = make_gpu_file_prover<curve>(pk_);
-            on_gpu_ = true;
-        }
-#else
-        if (backend == "gpu") throw cuzk::invalid_argument("--backend gpu, but no GPU backend is available");
-        (void)gpu_present;
-#endif
-        if (!on_gpu_) prover_ = std::make_shared<const prover<curve>>(pk_);
+    /// backend: "auto" (GPU when present and built), "cpu" or "gpu" (an error without one).
+    resident_zkey(const std::string& path, const std::string& where, unsigned workers) : path_(path) {
+        using cuzk::service::backend;
+        cuzk::service::prover_options o;
+        o.where = where == "gpu" ? backend::gpu : where == "cpu" ? backend::cpu : backend::automatic;
+        o.workers_per_device = workers;
+        const auto t0 = std::chrono::steady_clock::now();
+        p_ = prover::open(cuzk::service::reading(cuzk::service::errc::io,
+                                                 [&] { return std::make_shared<const cuzk::io::file_source>(path); }),
+                          o);
         read_s_ = seconds_since(t0);
     }
 
-    bool on_gpu() const { return on_gpu_; }
+    prover& front_door() const { return *p_; }
+    const std::string& path() const { return path_; }
+    bool on_gpu() const { return p_->on_gpu(); }
+    unsigned workers() const { return p_->workers(); }
     double read_seconds() const { return read_s_; }
-    const proving_key<curve>& key() const { return *pk_; }
-    const any_prover<curve>& file_prover() const { return prover_; }
-    size_t n_public() const { return n_public_; }
-    /// Host bytes of one witness's partition: the witness and a | b | c on the domain.
-    size_t partition_bytes() const { return partition<fr>::bytes_with_abc(n_vars_, pk_->domain_size()); }
-
-    /// The witness in wtns_path as a partition (r, s from the OS CSPRNG), a, b, c evaluated.
-    /// Throws invalid_argument for a file that is unreadable or of another circuit.
-    partition<fr> read_witness(const std::string& wtns_path) const {
-        auto w = cuzk::io::wtns<IoCurve>::read(wtns_path);
-        if (w.values.size() != n_vars_)
-            throw cuzk::invalid_argument(wtns_path + " holds " + std::to_string(w.values.size()) + " values but " +
-                                         path_ + " expects " + std::to_string(n_vars_) +
-                                         " (witness of another circuit?)");
-        if (w.values.empty() || !w.values[0].is_one())
-            throw cuzk::invalid_argument(wtns_path + ": the first witness value must be 1");
-        std::vector<fr> abc = rows_.evaluate(w.values);
-        return {.z = std::move(w.values), .abc = std::move(abc)};
-    }
-
-    /// Writes r's files if pi verifies against the key's verifying key; else throws, writing
-    /// nothing. `wtns` names the witness in the message.
-    void verify_and_write(const proof<curve>& pi, std::span<const fr> publics, const request& r, outcome& o) const {
-        const auto t0 = std::chrono::steady_clock::now();
-        const verdict v = verify_verdict(pk_->vk, publics, pi);
-        o.verify_s = seconds_since(t0);
-        if (v != verdict::ok)
-            throw cuzk::error(std::string("the proof does not verify against the key's verifying key (") +
-                              to_string(v) + "): " + r.wtns + " does not satisfy the circuit of " + path_ +
-                              "; nothing written");
-        // public.json first, proof.json last (io/atomic_file.hpp): a proof.json that exists is
-        // complete and its public.json is the one beside it, whatever fails or is killed.
-        const std::string proof_text = cuzk::io::proof_to_json<IoCurve>(cuzk::io::from_groth16<IoCurve>(pi));
-        const std::string public_text = cuzk::io::public_to_json<IoCurve>(publics);
-        cuzk::io::write_files_atomically({{r.public_path, public_text}, {r.proof_path, proof_text}});
-    }
+    const proving_key<curve>& key() const { return p_->key(); }
 
 private:
     std::string path_;
-    uint32_t n_vars_ = 0, n_public_ = 0;
     double read_s_ = 0;
-    cuzk::io::abc_rows<fr> rows_;  // a, b, c from the zkey's A and B rows (c = a b)
-    std::shared_ptr<const proving_key<curve>> pk_;
-    any_prover<curve> prover_;  // prove_from_abc, on the CPU or (on_gpu_) the GPU
-    bool on_gpu_ = false;
+    std::unique_ptr<prover> p_;
 };
 
 /// The proving steps of every file mode, written once. add() reads a witness and evaluates a, b,
@@ -170,13 +119,8 @@ public:
 
     /// keep_traces: keep every partition's trace for traces() (batch); else each is dropped once
     /// reported, so that a long-running server stays bounded.
-    witness_pipeline(const resident_zkey<IoCurve>& key, unsigned workers, reporter report, bool keep_traces)
-        : key_(key),
-          report_(std::move(report)),
-          keep_traces_(keep_traces),
-          engine_(slots(key, workers), engine_options{.workers_per_slot = workers,
-                                                      .max_queued_bytes = (workers + 1) * key.partition_bytes()}),
-          finisher_([this] { finish_all(); }) {}
+    witness_pipeline(const resident_zkey<IoCurve>& key, reporter report, bool keep_traces)
+        : key_(key), report_(std::move(report)), keep_traces_(keep_traces), finisher_([this] { finish_all(); }) {}
     ~witness_pipeline() { close(); }
     witness_pipeline(const witness_pipeline&) = delete;
     witness_pipeline& operator=(const witness_pipeline&) = delete;
@@ -185,11 +129,10 @@ public:
     void add(request r) {
         pending p{.req = std::move(r)};
         try {
-            const auto t0 = std::chrono::steady_clock::now();
-            partition<fr> part = key_.read_witness(p.req.wtns);
-            p.publics.assign(part.z.begin() + 1, part.z.begin() + 1 + std::ptrdiff_t(key_.n_public()));
-            p.out.read_s = seconds_since(t0);
-            p.proved = engine_.submit(std::move(part));
+            auto w = key_.front_door().read_file(p.req.wtns);
+            p.publics = std::move(w.publics);
+            p.out.read_s = w.read_s;
+            p.proved = key_.front_door().submit(std::move(w.part));
             p.engine_index = submitted_++;  // the engine numbers what it accepted, in order
         } catch (const std::exception& e) {
             p.out.error = e.what();
@@ -224,14 +167,6 @@ private:
         size_t engine_index = 0;
     };
 
-    /// The key's prover as the engine's one slot; checked before any thread starts.
-    static std::vector<engine_slot<curve>> slots(const resident_zkey<IoCurve>& key, unsigned workers) {
-        if (key.on_gpu() && workers > 1)
-            throw cuzk::invalid_argument("--workers " + std::to_string(workers) +
-                                         ": the file modes' GPU prover takes one worker (use --backend cpu for more)");
-        return {{key.on_gpu() ? 0 : -1, key.file_prover()}};
-    }
-
     void finish_all() {
         for (size_t index = 0;; ++index) {
             pending p;
@@ -248,14 +183,15 @@ private:
     }
 
     void finish(pending& p, size_t index) {
+        auto& door = key_.front_door();
         std::optional<proof<curve>> pi;
         try {
-            pi = p.proved.get();
+            pi = door.wait(p.proved);
         } catch (const std::exception& e) {
             p.out.error = e.what();
         }
         // The engine records a partition's trace before handing over its proof or error.
-        for (partition_trace& t : engine_.take_trace()) unmatched_.emplace(t.index, std::move(t));
+        for (partition_trace& t : door.take_trace()) unmatched_.emplace(t.index, std::move(t));
         std::optional<partition_trace> trace;
         if (auto it = unmatched_.find(p.engine_index); it != unmatched_.end()) {
             trace = std::move(it->second);
@@ -265,7 +201,12 @@ private:
         }
         if (pi) {
             try {
-                key_.verify_and_write(*pi, p.publics, p.req, p.out);
+                const auto t0 = std::chrono::steady_clock::now();
+                const cuzk::service::proof_texts t = door.finish(*pi, p.publics);  // verified first
+                p.out.verify_s = seconds_since(t0);
+                // public.json first, proof.json last (io/atomic_file.hpp): a proof.json that exists
+                // is complete and its public.json is the one beside it, whatever fails or is killed.
+                cuzk::io::write_files_atomically({{p.req.public_path, t.pub}, {p.req.proof_path, t.proof}});
                 p.out.ok = true;
             } catch (const std::exception& e) {
                 p.out.error = e.what();
@@ -289,7 +230,6 @@ private:
     std::condition_variable cv_;
     std::deque<pending> queue_;
     bool closed_ = false;
-    engine<curve> engine_;
     std::thread finisher_;  // last: started once everything above exists
 };
 
@@ -300,9 +240,6 @@ inline std::pair<std::string, std::string> output_paths(const std::string& dir, 
     const std::filesystem::path base = std::filesystem::path(dir) / stem;
     return {base.string() + ".proof.json", base.string() + ".public.json"};
 }
-
-/// Workers for the file modes: `requested`, or 0 for default_file_workers.
-inline unsigned file_workers(unsigned requested) { return requested ? requested : default_file_workers; }
 
 /// Refuses outputs that name one file (the proof would be overwritten by the public signals)
 /// or an input (the key or the witness would be overwritten), before the key is read.
@@ -320,17 +257,17 @@ inline void check_outputs(const std::string& zkey, const std::string& wtns, cons
 /// Single mode: rapidsnark's interface. Exit status 0 or 1.
 template <class IoCurve>
 int prove_single(const std::string& zkey, const std::string& wtns, const std::string& proof_path,
-                 const std::string& public_path, const std::string& backend, bool gpu_present, bool print_stages) {
+                 const std::string& public_path, const std::string& backend, bool print_stages) {
     check_outputs(zkey, wtns, proof_path, public_path);
-    resident_zkey<IoCurve> key(zkey, backend, gpu_present);
+    resident_zkey<IoCurve> key(zkey, backend, 1);
     outcome r;
     {
         witness_pipeline<IoCurve> pipe(
-            key, 1, [&](size_t, const request&, const outcome& o) { r = o; }, false);
+            key, [&](size_t, const request&, const outcome& o) { r = o; }, false);
         pipe.add({wtns, proof_path, public_path});
     }
     if (!r.ok) {
-        std::fprintf(stderr, "cuzk-prove: error: %s\n", r.error.c_str());
+        std::fprintf(stderr, "cuzk-prove: error: %s: %s\n", wtns.c_str(), r.error.c_str());
         return 1;
     }
     std::fprintf(stderr, "cuzk-prove: %s, %zu variables, domain %zu: read %.3f s, prove %.3f s (%s), verify %.3f s\n",
@@ -352,15 +289,15 @@ int prove_single(const std::string& zkey, const std::string& wtns, const std::st
 /// proof verified and was written, else 1.
 template <class IoCurve>
 int prove_batch(const std::string& zkey, const std::vector<std::string>& witnesses, const std::string& out_dir,
-                const std::string& backend, bool gpu_present, unsigned workers, const std::string& trace_path) {
+                const std::string& backend, unsigned workers, const std::string& trace_path) {
     std::set<std::string> names;
     for (const std::string& w : witnesses)
         if (!names.insert(output_paths(out_dir, w).first).second)
             throw cuzk::invalid_argument("two witnesses would write " + output_paths(out_dir, w).first +
                                          ": give them different file names");
     std::filesystem::create_directories(out_dir);
-    resident_zkey<IoCurve> key(zkey, backend, gpu_present);
-    workers = file_workers(workers);
+    resident_zkey<IoCurve> key(zkey, backend, workers);
+    workers = key.workers();
     std::printf(
         "cuzk-prove: %s read in %.3f s (%zu variables, domain %zu), proving %zu witnesses on the %s, %u worker%s\n",
         zkey.c_str(), key.read_seconds(), key.key().num_variables(), key.key().domain_size(), witnesses.size(),
@@ -370,7 +307,7 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& witness
     std::vector<double> prove_ms;
     const auto t0 = std::chrono::steady_clock::now();
     witness_pipeline<IoCurve> pipe(
-        key, workers,
+        key,
         [&](size_t i, const request& q, const outcome& r) {
             if (r.ok) {
                 prove_ms.push_back(1e3 * r.prove_s);
@@ -417,13 +354,12 @@ int prove_batch(const std::string& zkey, const std::vector<std::string>& witness
 /// flight at once may finish in either order). The first line, {"ready": true, ...}, says the
 /// key is loaded. Exit status 0 at end of input, once every request is answered.
 template <class IoCurve>
-int serve(const std::string& zkey, const std::string& out_dir, const std::string& backend, bool gpu_present,
-          unsigned workers) {
+int serve(const std::string& zkey, const std::string& out_dir, const std::string& backend, unsigned workers) {
     if (!out_dir.empty()) std::filesystem::create_directories(out_dir);
-    resident_zkey<IoCurve> key(zkey, backend, gpu_present);
-    workers = file_workers(workers);
+    resident_zkey<IoCurve> key(zkey, backend, workers);
+    workers = key.workers();
     witness_pipeline<IoCurve> pipe(
-        key, workers,
+        key,
         [](size_t, const request& q, const outcome& r) {
             if (r.ok)
                 std::printf("{\"witness\": %s, \"ok\": true, \"proof\": %s, \"public\": %s, \"prove_ms\": %.1f}\n",
