@@ -1,0 +1,3 @@
+module github.com/cuzk/cuzk/bindings/go
+
+go 1.19
