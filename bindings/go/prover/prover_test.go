@@ -12,10 +12,12 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/cuzk/cuzk/bindings/go/internal/fixture"
 	"github.com/cuzk/cuzk/bindings/go/prover"
 	"github.com/cuzk/cuzk/bindings/go/types"
+	"github.com/cuzk/cuzk/bindings/go/verifier"
 )
 
 // encode is the proof.json and public.json of a decoded proof, as a caller of Groth16Prover
@@ -273,31 +275,51 @@ func TestConcurrentGoroutines(t *testing.T) {
 	}
 }
 
-// Close waits for the proofs in flight; afterwards every call says ErrClosed.
+// Close waits for the proofs in flight (which complete with valid proofs: their key is not freed
+// under them); afterwards every call says ErrClosed.
 func TestClose(t *testing.T) {
 	f := fixture.Load(t, "bn128", "mul_chain")
 	r, err := prover.NewProver(f.Zkey, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, 4)
-	for i := range errs {
-		wg.Add(1)
-		go func(i int) { defer wg.Done(); _, _, errs[i] = r.ProveRaw(f.Wtns) }(i)
+	var wg, started sync.WaitGroup
+	type result struct {
+		proof, public string
+		err           error
 	}
+	results := make([]result, 4)
+	for i := range results {
+		wg.Add(1)
+		started.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			started.Done()
+			results[i].proof, results[i].public, results[i].err = r.ProveRaw(f.Wtns)
+		}(i)
+	}
+	started.Wait()
+	time.Sleep(5 * time.Millisecond) // most are inside the C call by now (a proof takes tens of ms)
 	r.Close()
 	wg.Wait()
-	for i, err := range errs {
-		if err != nil && !errors.Is(err, prover.ErrClosed) {
-			t.Errorf("proof %d around Close: %v", i, err)
+	done := 0
+	for i, res := range results {
+		switch {
+		case res.err == nil:
+			done++
+			if err := verifier.VerifyGroth16Raw(res.proof, res.public, f.VK); err != nil {
+				t.Errorf("proof %d, in flight at Close: %v", i, err)
+			}
+		case !errors.Is(res.err, prover.ErrClosed):
+			t.Errorf("proof %d around Close: %v", i, res.err)
 		}
 	}
+	t.Logf("%d of %d proofs were in flight at Close and completed", done, len(results))
 	if _, _, err := r.ProveRaw(f.Wtns); !errors.Is(err, prover.ErrClosed) {
 		t.Errorf("prove after Close: %v", err)
 	}
-	if err := r.Verify(f.Proof, f.Public); err == nil {
-		t.Errorf("verify after Close succeeded")
+	if err := r.Verify(f.Proof, f.Public); !errors.Is(err, verifier.ErrMalformed) {
+		t.Errorf("verify after Close: %v", err)
 	}
 	if err := r.Close(); err != nil {
 		t.Errorf("second Close: %v", err)

@@ -70,9 +70,11 @@ func (o *Options) cOptions() (*C.cuzk_prover_options, error) {
 	}
 	// Values above the C API's own limits but within 32 bits go through, for the library to refuse.
 	unsigned := func(name string, v int) (C.uint, error) {
-		if v < 0 || uint64(v) > math.MaxUint32 {
-			return 0, &Error{Code: CodeInvalidArgument,
-				Message: fmt.Sprintf("options.%s is %d: expected a count from 0 (the default)", name, v)}
+		if v < 0 {
+			return 0, &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("options: %s %d is negative", name, v)}
+		}
+		if uint64(v) > math.MaxUint32 {
+			return 0, &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("options: %s %d does not fit 32 bits", name, v)}
 		}
 		return C.uint(v), nil
 	}
@@ -84,7 +86,7 @@ func (o *Options) cOptions() (*C.cuzk_prover_options, error) {
 		return nil, err
 	}
 	if o.GPUDevice < math.MinInt32 || o.GPUDevice > math.MaxInt32 {
-		return nil, &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("options.gpu_device is %d: out of range", o.GPUDevice)}
+		return nil, &Error{Code: CodeInvalidArgument, Message: fmt.Sprintf("options: gpu_device %d does not fit 32 bits", o.GPUDevice)}
 	}
 	c.backend = C.int(o.Backend)
 	if o.SkipVerify {
