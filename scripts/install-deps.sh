@@ -9,7 +9,9 @@ have_pkg() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q "install ok
 # valgrind: the constant-time test (tests/test_constant_time.cpp, ctest ct_valgrind*), skipped without it.
 # python3: the docs checks (scripts/plot-figures.py, check-docs.py; standard library only) and the
 #   Python binding's test.
-for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev libgmp-dev libssl-dev valgrind python3; do
+# golang-go: the Go binding's tests (bindings/go, ctest test_go and test_go_vet); standard library
+#   only, so nothing else is downloaded for it.
+for pkg in cmake ninja-build g++ libgtest-dev libbenchmark-dev libgmp-dev libssl-dev valgrind python3 golang-go; do
   have_pkg "$pkg" || need+=("$pkg")
 done
 
