@@ -27,6 +27,13 @@
 // stage also gets its interval on the worker's stream (gpu_stage_clock.cuh). Every path that
 // touches the device makes the prover's device current first (the constructor through its first
 // member, make_worker, prove, the destructor).
+//
+// Its named parts, each in its own header: the run-time options (prover_options.cuh), one
+// proof's device layout and sizes (proof_layout.cuh), what it keeps of the key beside its device
+// copy (key_staging.cuh, device_key.cuh), the H step (h_scalars.cuh), the MSMs of a proof
+// (msm_schedule.cuh), the stages' locks (stage_locks.cuh) and their GPU intervals
+// (stage_clock.cuh). This header holds the construction, the entry points and the order of a
+// proof's stages.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -50,6 +57,11 @@
 #include "cuzk/groth16/cuda/gpu_context.cuh"
 #include "cuzk/groth16/cuda/stage_clock.cuh"
 #include "cuzk/groth16/cuda/h_scalars.cuh"
+#include "cuzk/groth16/cuda/key_staging.cuh"
+#include "cuzk/groth16/cuda/msm_schedule.cuh"
+#include "cuzk/groth16/cuda/stage_locks.cuh"
+#include "cuzk/groth16/cuda/proof_layout.cuh"
+#include "cuzk/groth16/cuda/prover_options.cuh"
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
@@ -59,76 +71,6 @@
 #include "cuzk/ntt/ntt_device.cuh"
 
 namespace cuzk::groth16 {
-
-/// Runtime choices of the CUDA prover (the policy holds the structural ones).
-struct cuda_prover_options {
-    /// With a resident key, also keep tables of shifted bases (msm/fixed_bases.cuh) for its G1
-    /// vectors A, B1, L, H and, if they fit too, for B2: each MSM then has one bucket set and
-    /// wider windows (a quarter fewer additions at 2^24) for ~12x the vectors' memory. Tables
-    /// that do not fit the budget beside one proof are skipped; tables_note() says what was built.
-    bool precompute_bases = false;
-    /// Under staging::chunked: bases per chunk of the streamed MSMs (at least 1). A worker then
-    /// holds two chunks of the largest point type beside one chunk's MSM workspace (2^22: 1.6 GB
-    /// of BLS12-381 G2 points and ~0.6 GB of workspace) instead of a key; larger chunks mean fewer
-    /// MSM launches and longer copies to overlap. Ignored by the other stagings.
-    size_t key_chunk_points = size_t(1) << 22;
-    /// Under staging::chunked: how one proof lays out its scalars on the device (the other
-    /// stagings always use the full layout).
-    ///   full       a | b | c, z and a compressed key's gathered scalars side by side:
-    ///              3n + nv + gathered scalars (a 2^27 PoRep partition: 22.6 GB)
-    ///   compact    two slots: a and b to the coset and multiplied, c in b's place, the H MSM, then z
-    ///              and one gathered vector at a time where the H scalars and c were:
-    ///              max(n, nv) + max(n, gathered) scalars (the 2^27 partition: 8.6 GB). a, b, c
-    ///              always come from the host, and z goes up after the H step (inside the
-    ///              compute stage, so proofs overlap less under lock_granularity::split)
-    ///   automatic  compact when the full layout does not fit what the budget has free when the
-    ///              prover is made
-    enum class layout { automatic, full, compact };
-    layout proof_layout = layout::automatic;
-};
-
-namespace detail {
-
-/// Shifted-base tables for a resident key's vectors (empty pointers: not built).
-template <class Curve>
-struct key_tables {
-    std::unique_ptr<msm::fixed_bases<typename Curve::g1>> a, b_g1, l, h;
-    std::unique_ptr<msm::fixed_bases<typename Curve::g2>> b_g2;
-};
-
-/// A lock that is taken only when the policy says so.
-class maybe_lock {
-public:
-    maybe_lock() = default;
-    explicit maybe_lock(std::mutex& m) : lock_(m) {}
-    void unlock() {
-        if (lock_.owns_lock()) lock_.unlock();
-    }
-
-private:
-    std::unique_lock<std::mutex> lock_;
-};
-
-/// out[i] = in[index[i]] (the scalars of a density-compressed MSM).
-template <class T>
-__global__ void gather_kernel(T* out, const T* in, const uint32_t* index, size_t n) {
-    const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = in[index[i]];
-}
-
-/// Host ranges a prover page-locked, unregistered when destroyed: also when the constructor
-/// throws after registering some (no ~prover runs then).
-struct host_registrations {
-    std::vector<void*> ranges;
-    host_registrations() = default;
-    host_registrations(const host_registrations&) = delete;
-    host_registrations& operator=(const host_registrations&) = delete;
-    ~host_registrations() {
-        for (void* p : ranges) cudaHostUnregister(p);
-    }
-};
-
-}  // namespace detail
 
 /// The CUDA backend, for any policy type that models cuda_prover_policy (policy.hpp).
 template <class Curve, cuda_prover_policy Policy>
@@ -159,8 +101,9 @@ public:
         host_domain_ = h_domain<fr>(log_n, key.h_convention, key.roots);
         std::lock_guard memory(gpu_.memory_mutex());
         domain_ = std::make_unique<ntt::device_domain<fr>>(host_domain_, setup_stream_);
-        a_index_ = present_indices(key.a_density);
-        b_index_ = present_indices(key.b_density);
+        a_index_ = detail::present_indices(key.a_density, setup_stream_);
+        b_index_ = detail::present_indices(key.b_density, setup_stream_);
+        layout_ = {.key = &key, .opt = opt_, .a_gathered = a_index_.size(), .b_gathered = b_index_.size()};
         if constexpr (Stage == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
             if (auto r = gpu_.budget().try_reserve_resident(detail::device_key<Curve>::bytes_for(key),
@@ -176,13 +119,13 @@ public:
             if (opt_.key_chunk_points == 0) throw invalid_argument("prover: key_chunk_points must be at least 1");
             using layout = cuda_prover_options::layout;
             const size_t free = gpu_.budget().capacity() - gpu_.budget().used();
-            compact_ = opt_.proof_layout == layout::compact ||
-                       (opt_.proof_layout == layout::automatic && full_proof_bytes() > free);
+            layout_.compact = opt_.proof_layout == layout::compact ||
+                              (opt_.proof_layout == layout::automatic && layout_.full_proof_bytes() > free);
         }
         if constexpr (Stage == staging::streamed || Stage == staging::chunked) {
-            pin(key.a), pin(key.b_g1), pin(key.b_g2), pin(key.l), pin(key.h);
+            pinned_.pin(key.a), pinned_.pin(key.b_g1), pinned_.pin(key.b_g2), pinned_.pin(key.l), pinned_.pin(key.h);
         }
-        if (circuit_ && compact_) {
+        if (circuit_ && layout_.compact) {
             circuit_fallback_reason_ = "compact proofs (cuda_prover_options::proof_layout) evaluate a, b, c on the host";
         } else if (circuit_) {
             if (auto r = gpu_.budget().try_reserve_resident(device_circuit<fr>::bytes_for(*circuit_),
@@ -196,9 +139,10 @@ public:
             }
         }
         // Tables last: the resident circuit saves more per proof than they do (docs/PERFORMANCE.md).
-        if (resident_ && opt_.precompute_bases) build_tables();
+        if (resident_ && opt_.precompute_bases)
+            tables_.template build<G2OnGpu>(key, *resident_, gpu_.budget(), per_proof_bytes(), setup_stream_);
         if (Stage == staging::chunked && opt_.precompute_bases)
-            tables_note_ = "none: under staging::chunked no key vector is on the GPU to build them from";
+            tables_.note = "none: under staging::chunked no key vector is on the GPU to build them from";
         setup_stream_.synchronize();
     }
 
@@ -220,97 +164,29 @@ public:
     /// Why a circuit given at construction is not resident (empty if it is, or none was given).
     const std::string& circuit_fallback_reason() const { return circuit_fallback_reason_; }
     /// Which shifted-base tables were built (cuda_prover_options::precompute_bases), or why not.
-    const std::string& tables_note() const { return tables_note_; }
+    const std::string& tables_note() const { return tables_.note; }
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
         size_t b = resident_proof_bytes();
         if (!resident_ && Stage != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
     }
-    /// Device bytes one proof needs when the key is resident: a, b, c, z (or a compact proof's
-    /// two slots), the MSM workspace and the violated-constraint flag.
-    size_t resident_proof_bytes() const {
-        if (compact_) return (compact_slot0() + compact_slot1()) * sizeof(fr) + msm_workspace_bytes() + 7 * 256;
-        return full_proof_bytes();
-    }
+    /// Device bytes one proof needs when the key is resident (proof_layout.cuh).
+    size_t resident_proof_bytes() const { return layout_.resident_proof_bytes(); }
     /// True when proofs use the compact layout (cuda_prover_options::proof_layout).
-    bool compact_proofs() const { return compact_; }
+    bool compact_proofs() const { return layout_.compact; }
     /// Device bytes this prover holds outside the budget's accounting: the domain's twiddle and
     /// coset tables and a compressed key's index arrays (2^27 PoRep: 2.1 + 0.7 GB). A card's
     /// budget should leave room for them (and the CUDA context).
     size_t unbudgeted_bytes() const {
         return domain_->bytes() + (a_index_.size() + b_index_.size()) * sizeof(uint32_t);
     }
-    /// The MSM workspace one proof uses (the largest of its MSMs; they run one after another).
-    /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
-    /// Under staging::chunked: the largest chunk MSM's, then the two chunk buffers.
-    size_t msm_workspace_bytes() const {
-        if constexpr (Stage == staging::chunked) return chunk_buffers_offset() + chunk_buffer_bytes();
-        const auto& key = *pk_;
-        const size_t nv = key.num_variables(), aux = key.l.size();
-        // A, B and L are witness MSMs (msm/witness_device.cuh), H a plain one.
-        size_t b = std::max({msm::msm_witness_workspace_bytes<G1>(nv), msm::msm_witness_workspace_bytes<G1>(aux),
-                             msm::msm_device_workspace_bytes<G1>(key.h.size()),
-                             G2OnGpu ? msm::msm_witness_workspace_bytes<G2>(nv) : size_t(0)});
-        if (opt_.precompute_bases)
-            b = std::max({b, msm::witness_fixed_bases_workspace_bytes<G1>(nv),
-                          msm::witness_fixed_bases_workspace_bytes<G1>(aux),
-                          msm::fixed_bases_workspace_bytes<G1>(key.h.size()),
-                          G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nv) : size_t(0)});
-        if (!key.is_dense()) {  // A and B run over their present variables only
-            const size_t na = key.a.size(), nb = key.b_g1.size();
-            b = std::max({b, msm::msm_witness_workspace_bytes<G1>(na), msm::msm_witness_workspace_bytes<G1>(nb),
-                          G2OnGpu ? msm::msm_witness_workspace_bytes<G2>(nb) : size_t(0)});
-            if (opt_.precompute_bases)
-                b = std::max({b, msm::witness_fixed_bases_workspace_bytes<G1>(na),
-                              msm::witness_fixed_bases_workspace_bytes<G1>(nb),
-                              G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nb) : size_t(0)});
-        }
-        // The shared witness plan (shared_plan_count) in front of the MSMs that read it.
-        if (const size_t m = shared_plan_count(); m != 0)
-            b = std::max(b, msm::witness_plan_bytes<fr>(m) +
-                                std::max(msm::msm_witness_planned_workspace_bytes<G1>(m),
-                                         G2OnGpu ? msm::msm_witness_planned_workspace_bytes<G2>(m) : size_t(0)));
-        return b;
-    }
-
-    /// The length of the scalar vector whose witness plan (msm/witness_plan.cuh) several MSMs of a
-    /// proof share: B's, z itself for A, B1 and B2 of a dense key, the gathered B scalars for B1
-    /// and B2 of a compressed one (A gathers other variables: its MSM plans alone). 0 under
-    /// staging::chunked, whose MSMs run a chunk of the bases at a time, each over its slice of the
-    /// scalars (a plan of the whole vector does not serve a slice), and plan alone.
-    size_t shared_plan_count() const {
-        if constexpr (Stage == staging::chunked) return 0;
-        return pk_->b_g1.size();
-    }
-
-    /// Under staging::chunked: where the chunk buffers start in a worker's MSM workspace (after
-    /// the largest chunk MSM's workspace: every MSM's full chunks and its last, shorter one).
-    size_t chunk_buffers_offset() const {
-        const auto& key = *pk_;
-        const size_t chunk = opt_.key_chunk_points;
-        size_t b = 0;
-        auto each_chunk = [&](size_t n, auto&& bytes) {
-            if (n == 0) return;
-            b = std::max(b, bytes(std::min(chunk, n)));
-            if (n > chunk && n % chunk != 0) b = std::max(b, bytes(n % chunk));
-        };
-        auto witness_g1 = [](size_t m) { return msm::msm_witness_workspace_bytes<G1>(m); };
-        each_chunk(key.a.size(), witness_g1);
-        each_chunk(key.b_g1.size(), witness_g1);
-        each_chunk(key.l.size(), witness_g1);
-        each_chunk(key.h.size(), [](size_t m) { return msm::msm_device_workspace_bytes<G1>(m); });
-        if constexpr (G2OnGpu)
-            each_chunk(key.b_g2.size(), [](size_t m) { return msm::msm_witness_workspace_bytes<G2>(m); });
-        return (b + 255) / 256 * 256;
-    }
-    /// Under staging::chunked: the two chunk buffers (of the largest point type an MSM streams).
-    size_t chunk_buffer_bytes() const {
-        const size_t longest = std::max({pk_->a.size(), pk_->b_g1.size(), pk_->l.size(), pk_->h.size()});
-        const size_t chunk = std::min(opt_.key_chunk_points, std::max<size_t>(1, longest));
-        if constexpr (G2OnGpu) return msm::streamed_bases_bytes<G2>(chunk);
-        return msm::streamed_bases_bytes<G1>(chunk);
-    }
+    /// The MSM workspace one proof uses, the length of the witness plan its MSMs share, and
+    /// under staging::chunked where its chunk buffers start and their bytes (proof_layout.cuh).
+    size_t msm_workspace_bytes() const { return layout_.msm_workspace_bytes(); }
+    size_t shared_plan_count() const { return layout_.shared_plan_count(); }
+    size_t chunk_buffers_offset() const { return layout_.chunk_buffers_offset(); }
+    size_t chunk_buffer_bytes() const { return layout_.chunk_buffer_bytes(); }
 
     /// What one proof runs on (cuda_worker.cuh): streams, buffers and budget share, kept between
     /// proofs.
@@ -380,33 +256,9 @@ public:
 private:
     using telemetry = policy_telemetry<Policy>;
 
-    /// The sizes a worker of this prover has (a compact proof: its two slots in abc_, nothing else).
-    cuda_worker_layout worker_layout() const {
-        if (compact_)
-            return {.gpu = &gpu_,
-                    .owner = this,
-                    .abc_scalars = compact_slot0() + compact_slot1(),
-                    .msm_workspace_bytes = msm_workspace_bytes()};
-        return {.gpu = &gpu_,
-                .owner = this,
-                .abc_scalars = 3 * pk_->domain_size(),
-                .variables = pk_->num_variables(),
-                .a_gathered = a_index_.size(),
-                .b_gathered = b_index_.size(),
-                .msm_workspace_bytes = msm_workspace_bytes()};
-    }
-
-    /// The full layout's bytes (resident_proof_bytes).
-    size_t full_proof_bytes() const {
-        const auto& key = *pk_;
-        const size_t gathered = (key.a_density.empty() ? 0 : key.a.size()) +
-                                (key.b_density.empty() ? 0 : key.b_g1.size());
-        return (3 * key.domain_size() + key.num_variables() + gathered) * sizeof(fr) + msm_workspace_bytes() + 7 * 256;
-    }
-    /// A compact proof's slots, in scalars: a, then the H scalars, then z (rounded up to 256
-    /// bytes: the second slot starts there); b, then c, then one gathered vector at a time.
-    size_t compact_slot0() const { return (std::max(pk_->domain_size(), pk_->num_variables()) + 7) / 8 * 8; }
-    size_t compact_slot1() const { return std::max({pk_->domain_size(), a_index_.size(), b_index_.size()}); }
+    cuda_worker_layout worker_layout() const { return layout_.worker(&gpu_, this); }
+    size_t compact_slot0() const { return layout_.compact_slot0(); }
+    size_t compact_slot1() const { return layout_.compact_slot1(); }
 
     void check_worker(const worker* w) const {
         if (w && !w->made_by(this)) throw invalid_argument("prover: the worker was made by another prover");
@@ -477,9 +329,7 @@ private:
         msm_sums<Curve> sums;
         {
             CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
-            detail::maybe_lock whole, memory;
-            if constexpr (Lock == lock_granularity::device) whole = detail::maybe_lock(gpu_.compute_mutex());
-            if constexpr (Lock == lock_granularity::split) memory = detail::maybe_lock(gpu_.memory_mutex());
+            detail::stage_locks<Lock> locks(gpu_);  // the inputs stage's
             // Without a worker: one for this proof (its budget share waited for, its buffers
             // allocated), sharing the prover's upload ring; destroyed at the end of this block.
             std::optional<worker> temporary;
@@ -491,10 +341,7 @@ private:
             // hears of it (its z may be read by a copy still queued) or the worker is reused.
             gpu::wait_on_unwind settle(w.stream_);
             std::unique_ptr<detail::device_key<Curve>> per_proof_key = inputs_stage(w, z, host_abc, clock);
-            memory.unlock();
-
-            detail::maybe_lock compute;
-            if constexpr (Lock == lock_granularity::split) compute = detail::maybe_lock(gpu_.compute_mutex());
+            locks.inputs_done();  // the compute stage's
             sums = compute_stage(w, per_proof_key, z, host_abc, clock);
             // The GPU part of finishing: the per-proof key freed in stream order, both streams
             // passed, the GPU intervals read, then the next worker in.
@@ -502,8 +349,7 @@ private:
             w.stream_.synchronize();
             w.copy_.synchronize();
             clock.finish();
-            compute.unlock();
-            whole.unlock();
+            locks.compute_done();
             ++w.proofs_;
         }
         return finish_stage(sums, b2_on_cpu, timer, rng);
@@ -517,13 +363,13 @@ private:
                                                             detail::gpu_stage_clock& clock) const {
         const auto& key = *pk_;
         const size_t n = key.domain_size(), nv = key.num_variables();
-        if (compact_) return nullptr;  // a compact proof uploads in its compute stage, as room frees up
+        if (layout_.compact) return nullptr;  // a compact proof uploads in its compute stage, as room frees up
         clock.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
             // Through the page-locked ring: a pageable witness otherwise crawls at ~6 GB/s.
             if (host_abc) w.staging_->upload(w.abc_.data(), host_abc->data(), 3 * n * sizeof(fr), w.stream_);
             w.staging_->upload(w.z_.data(), z.data(), nv * sizeof(fr), w.stream_);
-            gather_present(a_index_, w.z_.data(), w.za_.data(), w.stream_);
-            gather_present(b_index_, w.z_.data(), w.zb_.data(), w.stream_);
+            detail::gather_present(a_index_, w.z_.data(), w.za_.data(), w.stream_);
+            detail::gather_present(b_index_, w.z_.data(), w.zb_.data(), w.stream_);
         });
         std::unique_ptr<detail::device_key<Curve>> per_proof_key;
         if constexpr (Stage == staging::streamed) {
@@ -542,7 +388,7 @@ private:
                            std::span<const fr> z, const std::vector<fr>* host_abc,
                            detail::gpu_stage_clock& clock) const {
         const auto& key = *pk_;
-        const size_t n = key.domain_size(), nv = key.num_variables(), np = key.num_public();
+        const size_t n = key.domain_size(), nv = key.num_variables();
         const gpu::stream& st = w.stream_;
         if (Stage != staging::chunked && !resident_ && !per_proof_key) {  // on-demand: inside the compute lock
             clock.time("upload key", [&] {
@@ -551,15 +397,10 @@ private:
         }
         // The key on the device (none under staging::chunked: each MSM streams its bases).
         const detail::device_key<Curve>* dk = resident_ ? resident_.get() : per_proof_key.get();
-        (void)dk;
-        auto wait_for = [&](int k) {
-            if (per_proof_key && Stage == staging::streamed)
-                CUZK_CUDA_CHECK(cudaStreamWaitEvent(st, w.key_ready_.e[k], 0));
-        };
         // A compact proof's slots (compact_slot0/1): a, the H scalars, z; b, c, the gathered scalars.
         fr* const x = w.abc_.data();
-        fr* const y = compact_ ? x + compact_slot0() : nullptr;
-        if (compact_) {
+        fr* const y = layout_.compact ? x + compact_slot0() : nullptr;
+        if (layout_.compact) {
             if (!host_abc) throw error("prover (CUDA): a compact proof needs a, b, c from the host");
             const fr* abc = host_abc->data();
             clock.time("upload a, b", [&] {
@@ -581,125 +422,49 @@ private:
                     throw invalid_argument("prover: the assignment violates constraint " + std::to_string(first_bad));
             });
         }
-        if (!compact_) {
+        if (!layout_.compact) {
             clock.time("H scalars (NTT)", [&] {
                 compute_h_scalars(*domain_, std::span<fr>(w.abc_.data(), 3 * n), key.h_convention, st.get());
             });
         }
         using integer = typename fr::integer;
         const integer* zs = reinterpret_cast<const integer*>(w.z_.data());
-        char* ws = w.workspace_.data();
-        // Under staging::chunked the workspace ends with the two chunk buffers.
-        const size_t chunk_bytes = Stage == staging::chunked ? chunk_buffer_bytes() : 0;
-        const size_t ws_bytes = w.workspace_.bytes() - chunk_bytes;
-        msm::device_options mont{};
-        mont.form = msm::scalar_form::montgomery;
-        // With a table the MSM reads its shifted copies, else the key vector. The witness MSMs
-        // (A, B, L: scalars from z, mostly 0 and 1 in real circuits) split off the 0s and 1s.
-        auto msm_on = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table, const affine<G>* pts,
-                                   const integer* s, size_t count) {
-            if (table) return msm::msm_device(*table, s, count, ws, ws_bytes, st, mont.form);
-            return msm::msm_device<G>(pts, s, count, ws, ws_bytes, st, mont);
-        };
-        auto witness_on = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table, const affine<G>* pts,
-                                       const integer* s, size_t count) {
-            if (table) return msm::msm_witness_device(*table, s, count, ws, ws_bytes, st, mont.form);
-            return msm::msm_witness_device<G>(pts, s, count, ws, ws_bytes, st, mont);
-        };
-        // One MSM over key vector `host` (its device copy `dk->*vec`, or under staging::chunked its
-        // page-locked host copy streamed a chunk at a time into the end of the workspace).
-        auto key_msm = [&]<class G>(bool witness, const std::unique_ptr<msm::fixed_bases<G>>& table,
-                                    gpu::device_buffer<affine<G>> detail::device_key<Curve>::*vec,
-                                    const std::vector<affine<G>>& host, const integer* s, size_t count) {
-            if constexpr (Stage == staging::chunked) {
-                return msm::msm_streamed_bases<G>(
-                    host.data(), count, opt_.key_chunk_points, ws + ws_bytes, chunk_bytes, st,
-                    [&](const affine<G>* d, size_t first, size_t m) {
-                        return witness ? msm::msm_witness_device<G>(d, s + first, m, ws, ws_bytes, st, mont)
-                                       : msm::msm_device<G>(d, s + first, m, ws, ws_bytes, st, mont);
-                    });
-            } else {
-                (void)host;
-                const affine<G>* pts = (dk->*vec).data();
-                return witness ? witness_on(table, pts, s, count) : msm_on(table, pts, s, count);
-            }
-        };
-        using key_t = detail::device_key<Curve>;
         // A and B over the key's points: every variable, or (density-compressed key) the present ones.
         const integer* za = w.za_.size() != 0 ? reinterpret_cast<const integer*>(w.za_.data()) : zs;
         const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
-        const size_t na = key.a.size(), nb = key.b_g1.size();
-        // One witness plan of B's scalars zb (msm/witness_plan.cuh): their split into 0, 1 and other
-        // and the others' sorted digits, made once in the front of the workspace and read by B1 and
-        // B2, and by A when it reads the same scalars (a dense key: za and zb are both z). Not for
-        // an MSM over a table of shifted bases (a table MSM plans alone: its digits name the
-        // table's copies, in the table's width), nor under staging::chunked (shared_plan_count).
-        // Made by the first MSM that reads it, whose stage time includes it; L and H come after
-        // the last reader and use the whole workspace.
-        std::optional<msm::witness_plan<fr>> plan;
-        const size_t plan_bytes = msm::witness_plan_bytes<fr>(shared_plan_count());
-        auto planned = [&]<class G>(const std::unique_ptr<msm::fixed_bases<G>>& table,
-                                    gpu::device_buffer<affine<G>> detail::device_key<Curve>::*vec, const integer* s,
-                                    size_t count) -> std::optional<jacobian<G>> {
-            if constexpr (Stage == staging::chunked) {
-                return std::nullopt;
-            } else {
-                if (table || count != shared_plan_count() || s != zb) return std::nullopt;
-                if (!plan) plan.emplace(s, count, ws, plan_bytes, st, mont);
-                return msm::msm_witness_device<G>((dk->*vec).data(), *plan, ws + plan_bytes, ws_bytes - plan_bytes, st);
-            }
-        };
-        auto msm_a = [&](const integer* s) {
-            return clock.time("MSM A", [&] {
-                wait_for(0);
-                if (auto r = planned(tables_.a, &key_t::a, s, na)) return *r;
-                return key_msm(true, tables_.a, &key_t::a, key.a, s, na);
-            });
-        };
-        auto msm_b = [&](const integer* s, msm_sums<Curve>& r) {
-            r.b1 = clock.time("MSM B G1", [&] {
-                wait_for(1);
-                if (auto p = planned(tables_.b_g1, &key_t::b_g1, s, nb)) return *p;
-                return key_msm(true, tables_.b_g1, &key_t::b_g1, key.b_g1, s, nb);
-            });
-            if constexpr (G2OnGpu) {
-                r.b2 = clock.time("MSM B G2", [&] {
-                    wait_for(2);
-                    if (auto p = planned(tables_.b_g2, &key_t::b_g2, s, nb)) return *p;
-                    return key_msm(true, tables_.b_g2, &key_t::b_g2, key.b_g2, s, nb);
-                });
-            }
-        };
-        auto msm_l = [&](const integer* z_all) {
-            return clock.time("MSM L", [&] {
-                wait_for(3);
-                return key_msm(true, tables_.l, &key_t::l, key.l, z_all + np + 1, nv - np - 1);
-            });
-        };
-        auto msm_h = [&] {
-            return clock.time("MSM H", [&] {
-                wait_for(4);
-                return key_msm(false, tables_.h, &key_t::h, key.h, reinterpret_cast<const integer*>(x), key.h.size());
-            });
-        };
+        // Under staging::chunked the workspace ends with the two chunk buffers.
+        const size_t chunk_bytes = Stage == staging::chunked ? chunk_buffer_bytes() : 0;
+        detail::msm_schedule<Curve, Stage, G2OnGpu> msm(
+            {.key = key,
+             .dk = dk,
+             .tables = tables_,
+             .key_chunk_points = opt_.key_chunk_points,
+             .shared_plan_count = shared_plan_count(),
+             .workspace = w.workspace_.data(),
+             .workspace_bytes = w.workspace_.bytes() - chunk_bytes,
+             .chunk_bytes = chunk_bytes,
+             .key_ready = per_proof_key && Stage == staging::streamed ? w.key_ready_.e : nullptr,
+             .shared = zb},
+            st, clock);
+        const integer* hs = reinterpret_cast<const integer*>(x);
         msm_sums<Curve> r;
-        if (!compact_) {
-            r.a = msm_a(za);
-            msm_b(zb, r);
-            r.l = msm_l(zs);
-            r.h = msm_h();
+        if (!layout_.compact) {
+            r.a = msm.a(za);
+            msm.b(zb, r);
+            r.l = msm.l(zs);
+            r.h = msm.h(hs);
             return r;
         }
         // Compact: H first, then z where the H scalars were and each gathered vector where c was.
-        r.h = msm_h();
+        r.h = msm.h(hs);
         clock.time("upload z", [&] { w.staging_->upload(x, z.data(), nv * sizeof(fr), w.stream_); });
         const integer* xs = reinterpret_cast<const integer*>(x);
         const integer* ys = reinterpret_cast<const integer*>(y);
-        gather_present(a_index_, x, y, st);
-        r.a = msm_a(a_index_.size() != 0 ? ys : xs);
-        gather_present(b_index_, x, y, st);
-        msm_b(b_index_.size() != 0 ? ys : xs, r);
-        r.l = msm_l(xs);
+        detail::gather_present(a_index_, x, y, st);
+        r.a = msm.a(a_index_.size() != 0 ? ys : xs);
+        detail::gather_present(b_index_, x, y, st);
+        msm.b(b_index_.size() != 0 ? ys : xs, r);
+        r.l = msm.l(xs);
         return r;
     }
 
@@ -710,81 +475,6 @@ private:
                               Rng& rng) const {
         if constexpr (!G2OnGpu) sums.b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
         return timer.time("assemble", [&] { return assemble_proof<Curve>(*pk_, sums, rng); });
-    }
-
-    /// Tables of shifted bases for the resident key: the G1 vectors if they fit beside one proof,
-    /// then B2 if it fits too (called under the memory lock, on the setup stream).
-    void build_tables() {
-        const auto& key = *pk_;
-        using T1 = msm::fixed_bases<G1>;
-        using T2 = msm::fixed_bases<G2>;
-        const size_t g1_bytes = T1::bytes_for(key.a.size()) + T1::bytes_for(key.b_g1.size()) +
-                                T1::bytes_for(key.l.size()) + T1::bytes_for(key.h.size());
-        auto gb = [](size_t b) {
-            char text[32];
-            std::snprintf(text, sizeof text, "%.1f GB", double(b) / 1e9);
-            return std::string(text);
-        };
-        if (auto r = gpu_.budget().try_reserve_resident(g1_bytes, per_proof_bytes())) {
-            g1_tables_reservation_ = std::move(*r);
-            tables_.a = std::make_unique<T1>(resident_->a.data(), key.a.size(), setup_stream_);
-            tables_.b_g1 = std::make_unique<T1>(resident_->b_g1.data(), key.b_g1.size(), setup_stream_);
-            if (!key.l.empty()) tables_.l = std::make_unique<T1>(resident_->l.data(), key.l.size(), setup_stream_);
-            tables_.h = std::make_unique<T1>(resident_->h.data(), key.h.size(), setup_stream_);
-            tables_note_ = "G1 tables resident (" + gb(g1_bytes) + ")";
-        } else {
-            tables_note_ = "G1 tables (" + gb(g1_bytes) + ") do not fit the budget beside one proof: none built";
-            return;
-        }
-        if constexpr (G2OnGpu) {
-            const size_t g2_bytes = T2::bytes_for(key.b_g2.size());
-            if (auto r = gpu_.budget().try_reserve_resident(g2_bytes, per_proof_bytes())) {
-                g2_table_reservation_ = std::move(*r);
-                tables_.b_g2 = std::make_unique<T2>(resident_->b_g2.data(), key.b_g2.size(), setup_stream_);
-                tables_note_ += ", G2 table resident (" + gb(g2_bytes) + ")";
-            } else {
-                tables_note_ += ", G2 table (" + gb(g2_bytes) + ") does not fit: plain G2 MSM";
-            }
-        }
-    }
-
-    /// The indices of the variables a density map marks present, on the device (empty for a
-    /// dense key: the MSMs then read z itself).
-    gpu::device_buffer<uint32_t> present_indices(const density_map& d) {
-        if (d.empty()) return {};
-        if (d.size() > size_t(UINT32_MAX)) throw invalid_argument("prover (CUDA): more than 2^32 variables");
-        std::vector<uint32_t> idx;
-        idx.reserve(d.count());
-        for (size_t i = 0; i < d.size(); ++i)
-            if (d.test(i)) idx.push_back(uint32_t(i));
-        gpu::device_buffer<uint32_t> out(idx.size(), setup_stream_);
-        if (!idx.empty()) out.upload(idx.data(), setup_stream_);
-        setup_stream_.synchronize();  // idx is a local
-        return out;
-    }
-
-    /// z at the given indices (a compressed key's MSM scalars) into `out`, gathered on the
-    /// device; nothing when `index` is empty (dense: the MSMs read z itself).
-    static void gather_present(const gpu::device_buffer<uint32_t>& index, const fr* z, fr* out, cudaStream_t st) {
-        if (index.size() == 0) return;
-        const unsigned block = 256;
-        detail::gather_kernel<fr>
-            <<<unsigned((index.size() + block - 1) / block), block, 0, st>>>(out, z, index.data(), index.size());
-        CUZK_CUDA_CHECK_LAUNCH("gather_kernel");
-    }
-
-    /// Page-locks a key vector for the copy engine. Memory that is already registered (another
-    /// streamed prover over the same key, or the caller) stays as it is and is not ours to
-    /// unregister: that owner must outlive this prover.
-    template <class T>
-    void pin(const std::vector<T>& v) {
-        if (v.empty()) return;
-        void* p = const_cast<T*>(v.data());
-        cudaPointerAttributes attr{};
-        CUZK_CUDA_CHECK(cudaPointerGetAttributes(&attr, p));
-        if (attr.type == cudaMemoryTypeHost) return;  // already page-locked by someone else
-        CUZK_CUDA_CHECK(cudaHostRegister(p, v.size() * sizeof(T), cudaHostRegisterDefault));
-        pinned_.ranges.push_back(p);
     }
 
     std::shared_ptr<const proving_key<Curve>> pk_;
@@ -798,16 +488,14 @@ private:
     std::unique_ptr<ntt::device_domain<fr>> domain_;
     gpu::vram_budget::reservation key_reservation_;
     std::unique_ptr<detail::device_key<Curve>> resident_;
-    gpu::vram_budget::reservation g1_tables_reservation_, g2_table_reservation_;
-    detail::key_tables<Curve> tables_;
-    std::string tables_note_;
+    detail::key_tables<Curve> tables_;  // shifted-base tables of the resident key, their budget and note
     std::string fallback_reason_;
     gpu::vram_budget::reservation circuit_reservation_;
     std::unique_ptr<device_circuit<fr>> device_circuit_;
     std::string circuit_fallback_reason_;
     detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
-    bool compact_ = false;                             // cuda_prover_options::proof_layout, decided at construction
+    detail::proof_layout<Curve, Stage, G2OnGpu> layout_;  // sizes of one proof; compact decided at construction
     // The upload ring of proofs made without a worker (a worker has its own): two 32 MiB
     // page-locked slots, allocated at the first such proof; upload() serialises its users.
     mutable gpu::upload_staging staging_;
