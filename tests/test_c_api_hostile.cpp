@@ -5,12 +5,16 @@
 //   repo's verifier), and the host process never dies;
 // - randomness callbacks that never yield a usable scalar (all-zero bytes: r = 0 forever;
 //   all-0xff bytes: every candidate >= r) end in CUZK_PROVER_ERROR_RANDOMNESS within seconds;
+// - an options struct smaller than the library's (a caller built against an older header) is
+//   read no further than its struct_size: it lies at the end of a page followed by an
+//   inaccessible one, so a read past struct_size faults;
 // - a soak: several threads, each creating provers with random options (valid or not) and
 //   proving random inputs (good witnesses, truncated, garbage, other-circuit), bounded in count
 //   and time: no crash, every good proof verifies, resident memory flat after the warm-up.
 // The keys are made here (the INSECURE test setup written as snarkjs files), BN254 only: the
 // option checks and sampling bounds are curve-independent code.
 #include <gtest/gtest.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -24,6 +28,7 @@
 #include <iterator>
 #include <memory>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -272,6 +277,57 @@ TEST(CApiHostile, OtherOptionsAtTheirEdges) {
     o.gpu_device = INT_MAX;
     const int rc = create_and_prove(o, msg);
     EXPECT_TRUE(rc == CUZK_PROVER_ERROR_NO_GPU || rc == CUZK_PROVER_ERROR_GPU) << cuzk_prover_error_name(rc) << msg;
+}
+
+/// Two pages, the second PROT_NONE: the last `n` bytes of the first are a caller's struct, and
+/// any read past them faults.
+class guarded_tail {
+public:
+    explicit guarded_tail(size_t n) : page_(size_t(::sysconf(_SC_PAGESIZE))), n_(n) {
+        void* m = ::mmap(nullptr, 2 * page_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (m == MAP_FAILED) throw std::runtime_error("mmap failed");
+        base_ = static_cast<unsigned char*>(m);
+        if (::mprotect(base_ + page_, page_, PROT_NONE) != 0) throw std::runtime_error("mprotect failed");
+    }
+    ~guarded_tail() { ::munmap(base_, 2 * page_); }
+    guarded_tail(const guarded_tail&) = delete;
+    guarded_tail& operator=(const guarded_tail&) = delete;
+    unsigned char* data() const { return base_ + page_ - n_; }
+
+private:
+    size_t page_, n_;
+    unsigned char* base_ = nullptr;
+};
+
+TEST(CApiHostile, OptionsAreReadNoFurtherThanTheirStructSize) {
+    const cuzk_prover_options full = cpu_options();
+    // Smaller structs (the struct_size field alone, the first five fields, all but the last
+    // field): refused by their size, with a message naming it, without a byte past them read.
+    for (size_t n : {sizeof(unsigned), size_t(20), sizeof(cuzk_prover_options) - 8}) {
+        guarded_tail tail(n);
+        std::memcpy(tail.data(), &full, n);
+        const unsigned size = unsigned(n);
+        std::memcpy(tail.data(), &size, sizeof size);
+        handle h;
+        char err[512] = "";
+        const int rc = cuzk_groth16_prover_create_with_options(
+            &h.p, fixture().zkey.data(), fixture().zkey.size(),
+            reinterpret_cast<const cuzk_prover_options*>(tail.data()), err, sizeof err);
+        EXPECT_EQ(rc, CUZK_PROVER_ERROR_INVALID_ARGUMENT) << "struct_size " << n << ": " << err;
+        EXPECT_EQ(h.p, nullptr);
+        EXPECT_NE(std::string(err).find("struct_size"), std::string::npos) << err;
+    }
+    // The library's own struct ending where the readable memory ends: accepted, and it proves.
+    guarded_tail tail(sizeof full);
+    std::memcpy(tail.data(), &full, sizeof full);
+    handle h;
+    char err[512] = "";
+    ASSERT_EQ(cuzk_groth16_prover_create_with_options(&h.p, fixture().zkey.data(), fixture().zkey.size(),
+                                                      reinterpret_cast<const cuzk_prover_options*>(tail.data()), err,
+                                                      sizeof err),
+              CUZK_PROVER_OK)
+        << err;
+    EXPECT_TRUE(valid_for(prove(h.p, fixture().good[0]), 0));
 }
 
 extern "C" int zero_random(void*, unsigned char* out, size_t len) {

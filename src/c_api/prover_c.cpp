@@ -58,9 +58,32 @@ const code_text* text_of(int code) {
 
 // ---- options ----------------------------------------------------------------------------------
 
+/// sizeof(cuzk_prover_options) of the first version of the struct (CUZK_PROVER_ABI_VERSION 1):
+/// the smallest struct_size a caller can own. A later version appends fields and keeps this.
+constexpr unsigned int first_options_size = sizeof(cuzk_prover_options);
+
+/// The caller's struct, read no further than its struct_size says: a caller built against an
+/// older, smaller struct owns only struct_size bytes, and copying sizeof(cuzk_prover_options)
+/// read past its end. struct_size is read first, on its own; a size below the first version's is
+/// refused unread, and fields a smaller struct lacks keep their defaults (options_error then
+/// judges the size itself).
+cuzk_prover_options read_options(const cuzk_prover_options* given) {
+    cuzk_prover_options o = cuzk::c_api::default_options();
+    if (!given) return o;
+    unsigned int size = 0;
+    std::memcpy(&size, given, sizeof size);
+    if (size < first_options_size)
+        throw service::error(errc::invalid_argument,
+                             "options: struct_size is " + std::to_string(size) + ", below the first version's " +
+                                 std::to_string(first_options_size) + " (initialise with cuzk_prover_options_init)");
+    std::memcpy(&o, given, std::min<size_t>(size, sizeof o));
+    o.struct_size = size;
+    return o;
+}
+
 /// The C options as the front door's, every field checked.
 service::prover_options checked_options(const cuzk_prover_options* given) {
-    const cuzk_prover_options o = given ? *given : cuzk::c_api::default_options();
+    const cuzk_prover_options o = read_options(given);
     if (std::string why = cuzk::c_api::options_error(o); !why.empty()) throw service::error(errc::invalid_argument, why);
     service::prover_options p;
     p.where = o.backend == CUZK_PROVER_BACKEND_CPU   ? service::backend::cpu
