@@ -1,7 +1,8 @@
-// cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 21 policies
-// (--lock x --staging x --g2; chunked staging with G2 on the GPU only) on both curves and the GPU test setup, for the
-// synthetic mode (the file modes prove through the front door, cuzk::service). cuzk-prove's only CUDA TU; with cuzk::instances linked (CUZK_PRECOMPILED) it compiles none of the
-// heavy kernels. Nothing here runs without a GPU, so CI may compile its host side unoptimised
+// cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 7 policy types
+// (--staging x --g2; chunked staging with G2 on the GPU only; --lock is a run-time option) on
+// both curves and the GPU test setup, for the synthetic mode (the file modes prove through the
+// front door, cuzk::service). cuzk-prove's only CUDA TU; with cuzk::instances linked
+// (CUZK_PRECOMPILED) it compiles none of the heavy kernels. Nothing here runs without a GPU, so CI may compile its host side unoptimised
 // (CUZK_CUDA_HOST_UNOPTIMISED) while cuzk-prove's CPU path, which the interop tests run, stays
 // optimised in cuzk-prove.cpp.
 #include <cuda_runtime.h>
@@ -16,6 +17,19 @@
 namespace cuzk_prove {
 
 namespace {
+
+/// The policy types cuzk-prove compiles: one per staging and G2 placement (the lock is the
+/// prover's run-time option; the policy's only sets its default).
+template <staging S, bool G2OnGpu>
+using staged = cuda_policy<lock_granularity::split, S, G2OnGpu>;
+
+/// --lock: a run-time option of the prover (cuda_prover_options::locking), not a policy type.
+lock_granularity locking_of(const std::string& name) {
+    if (name == "split") return lock_granularity::split;
+    if (name == "device") return lock_granularity::device;
+    if (name != "none") throw cuzk::invalid_argument("cuzk-prove: unknown lock '" + name + "'");
+    return lock_granularity::none;
+}
 
 template <class Curve, class Policy>
 built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
@@ -38,7 +52,8 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
          .key_chunk_points = s.key_chunk_points,
          .proof_layout = s.layout == "compact" ? cuda_prover_options::layout::compact
                          : s.layout == "full"  ? cuda_prover_options::layout::full
-                                               : cuda_prover_options::layout::automatic});
+                                               : cuda_prover_options::layout::automatic,
+         .locking = locking_of(s.locking)});
     const auto& p = *e->slot(0).prover.template get<prover<Curve, Policy>>();
     std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", s.devices.front(), prop.name,
                 budget / 1e9,
@@ -56,23 +71,23 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
     return {std::move(e), !p.circuit_resident()};
 }
 
-template <class Curve, lock_granularity L>
-built_engine<Curve> make_with_lock(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
+template <class Curve>
+built_engine<Curve> make_with_staging(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
                                    std::shared_ptr<const r1cs<typename Curve::fr>> circuit) {
     const bool g2 = s.g2_on_gpu;
     if (s.staging == "prestaged")
-        return g2 ? make_with_policy<Curve, cuda_policy<L, staging::prestaged, true>>(s, pk, circuit)
-                  : make_with_policy<Curve, cuda_policy<L, staging::prestaged, false>>(s, pk, circuit);
+        return g2 ? make_with_policy<Curve, staged<staging::prestaged, true>>(s, pk, circuit)
+                  : make_with_policy<Curve, staged<staging::prestaged, false>>(s, pk, circuit);
     if (s.staging == "streamed")
-        return g2 ? make_with_policy<Curve, cuda_policy<L, staging::streamed, true>>(s, pk, circuit)
-                  : make_with_policy<Curve, cuda_policy<L, staging::streamed, false>>(s, pk, circuit);
+        return g2 ? make_with_policy<Curve, staged<staging::streamed, true>>(s, pk, circuit)
+                  : make_with_policy<Curve, staged<staging::streamed, false>>(s, pk, circuit);
     if (s.staging == "chunked") {
         if (!g2) throw cuzk::invalid_argument("cuzk-prove: --staging chunked is built with --g2 gpu only");
-        return make_with_policy<Curve, cuda_policy<L, staging::chunked, true>>(s, pk, circuit);
+        return make_with_policy<Curve, staged<staging::chunked, true>>(s, pk, circuit);
     }
     if (s.staging != "on-demand") throw cuzk::invalid_argument("cuzk-prove: unknown staging '" + s.staging + "'");
-    return g2 ? make_with_policy<Curve, cuda_policy<L, staging::on_demand, true>>(s, pk, circuit)
-              : make_with_policy<Curve, cuda_policy<L, staging::on_demand, false>>(s, pk, circuit);
+    return g2 ? make_with_policy<Curve, staged<staging::on_demand, true>>(s, pk, circuit)
+              : make_with_policy<Curve, staged<staging::on_demand, false>>(s, pk, circuit);
 }
 
 }  // namespace
@@ -94,10 +109,7 @@ template <class Curve>
 built_engine<Curve> make_gpu_engine(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
                                     std::shared_ptr<const r1cs<typename Curve::fr>> circuit) {
     if (s.devices.empty()) throw cuzk::invalid_argument("cuzk-prove: no device listed");
-    if (s.locking == "split") return make_with_lock<Curve, lock_granularity::split>(s, pk, circuit);
-    if (s.locking == "device") return make_with_lock<Curve, lock_granularity::device>(s, pk, circuit);
-    if (s.locking != "none") throw cuzk::invalid_argument("cuzk-prove: unknown lock '" + s.locking + "'");
-    return make_with_lock<Curve, lock_granularity::none>(s, pk, circuit);
+    return make_with_staging<Curve>(s, pk, circuit);
 }
 
 using bls = cuzk::bls12_381::curve;

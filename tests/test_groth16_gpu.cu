@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -119,6 +120,36 @@ TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
         EXPECT_EQ(untabled.prove(f.ckt.system, f.ckt.assignment, r3),
                   cpu_prover.prove(f.ckt.system, f.ckt.assignment, r4));
     }
+}
+
+// The lock granularity chosen at run time (cuda_prover_options::locking) over one policy type:
+// each gives the CPU prover's proofs, from two threads on two workers, and the prover reports it.
+TYPED_TEST(ProverGpuTest, RunTimeLockingGivesTheSameProofs) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    fixture<C> f(10, 0.5, 29);
+    prover<C> cpu_prover(f.pk);
+    for (lock_granularity lock : {lock_granularity::none, lock_granularity::device, lock_granularity::split}) {
+        gpu_context gpu(0, kBudget);
+        prover<C, cuda_policy<lock_granularity::split>> p(f.pk, gpu, nullptr, {.locking = lock});
+        EXPECT_EQ(p.locking(), lock);
+        auto w0 = p.make_worker();
+        auto w1 = p.make_worker();
+        std::optional<proof<C>> pi0, pi1;
+        std::thread t([&] {
+            std::mt19937_64 r(41);
+            pi0 = p.prove(w0, f.ckt.system, f.ckt.assignment, r);
+        });
+        std::mt19937_64 r(42);
+        pi1 = p.prove(w1, f.ckt.system, f.ckt.assignment, r);
+        t.join();
+        std::mt19937_64 c0(41), c1(42);
+        EXPECT_EQ(*pi0, cpu_prover.prove(f.ckt.system, f.ckt.assignment, c0));
+        EXPECT_EQ(*pi1, cpu_prover.prove(f.ckt.system, f.ckt.assignment, c1));
+    }
+    gpu_context gpu(0, kBudget);
+    EXPECT_EQ((prover<C, cuda_policy<lock_granularity::device>>(f.pk, gpu).locking()), lock_granularity::device)
+        << "unset: the policy's";
 }
 
 // A proof's buffers come from the context's own pool (gpu_context::pool): afterwards the pool

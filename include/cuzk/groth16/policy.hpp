@@ -4,7 +4,9 @@
 // | member          | values                        | what it decides                                  |
 // |-----------------|-------------------------------|--------------------------------------------------|
 // | backend         | cpu, cuda                     | where the NTTs and MSMs run                      |
-// | locking         | none, device, split           | how workers sharing one GPU serialise            |
+// | locking         | none, device, split           | how workers sharing one GPU serialise (the       |
+// |                 |                               | default of cuda_prover_options::locking, which   |
+// |                 |                               | chooses at run time)                             |
 // | staging         | on_demand, prestaged,         | when proving-key points reach the GPU            |
 // |                 | streamed, chunked             |                                                  |
 // | g2_on_gpu       | bool                          | whether the G2 MSM runs on the GPU or the CPU    |

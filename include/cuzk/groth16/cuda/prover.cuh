@@ -76,7 +76,6 @@ namespace cuzk::groth16 {
 template <class Curve, cuda_prover_policy Policy>
 class prover<Curve, Policy> {
     using policy = Policy;
-    static constexpr lock_granularity Lock = Policy::locking;
     static constexpr staging Stage = Policy::stage;
     static constexpr bool G2OnGpu = Policy::g2_on_gpu;
     using G1 = typename Curve::g1;
@@ -153,6 +152,8 @@ public:
     prover& operator=(const prover&) = delete;
 
     const proving_key<Curve>& key() const { return *pk_; }
+    /// How this prover's workers serialise on the GPU: cuda_prover_options::locking, else the policy's.
+    lock_granularity locking() const { return opt_.locking.value_or(Policy::locking); }
     /// True when the key stays on the GPU across proofs.
     bool key_resident() const { return resident_ != nullptr; }
     /// Device bytes the key and other resident buffers hold of the budget, outside any worker.
@@ -329,7 +330,7 @@ private:
         msm_sums<Curve> sums;
         {
             CUZK_CUDA_CHECK(cudaSetDevice(gpu_.device()));
-            detail::stage_locks<Lock> locks(gpu_);  // the inputs stage's
+            detail::stage_locks locks(gpu_, locking());  // the inputs stage's
             // Without a worker: one for this proof (its budget share waited for, its buffers
             // allocated), sharing the prover's upload ring; destroyed at the end of this block.
             std::optional<worker> temporary;

@@ -3,6 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+
+#include "cuzk/groth16/policy.hpp"
 
 namespace cuzk::groth16 {
 
@@ -31,6 +34,10 @@ struct cuda_prover_options {
     ///              prover is made
     enum class layout { automatic, full, compact };
     layout proof_layout = layout::automatic;
+    /// How workers sharing the GPU serialise (policy.hpp's lock_granularity): a run-time choice,
+    /// since the stages' code is the same under every granularity; unset: the policy's `locking`,
+    /// which is only this default.
+    std::optional<lock_granularity> locking;
 };
 
 }  // namespace cuzk::groth16
