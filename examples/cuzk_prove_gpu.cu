@@ -1,5 +1,5 @@
-// cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 7 policy types
-// (--staging x --g2; chunked staging with G2 on the GPU only; --lock is a run-time option) on
+// cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 4 policy types
+// (--staging; --lock and --g2 are run-time options; chunked staging with G2 on the GPU only) on
 // both curves and the GPU test setup, for the synthetic mode (the file modes prove through the
 // front door, cuzk::service). cuzk-prove's only CUDA TU; with cuzk::instances linked
 // (CUZK_PRECOMPILED) it compiles none of the heavy kernels. Nothing here runs without a GPU, so CI may compile its host side unoptimised
@@ -18,10 +18,10 @@ namespace cuzk_prove {
 
 namespace {
 
-/// The policy types cuzk-prove compiles: one per staging and G2 placement (the lock is the
-/// prover's run-time option; the policy's only sets its default).
-template <staging S, bool G2OnGpu>
-using staged = cuda_policy<lock_granularity::split, S, G2OnGpu>;
+/// The policy types cuzk-prove compiles: one per staging (the lock and G2's placement are the
+/// prover's run-time options; the policy's only set their defaults).
+template <staging S>
+using staged = cuda_policy<lock_granularity::split, S, true>;
 
 /// --lock: a run-time option of the prover (cuda_prover_options::locking), not a policy type.
 lock_granularity locking_of(const std::string& name) {
@@ -53,7 +53,8 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
          .proof_layout = s.layout == "compact" ? cuda_prover_options::layout::compact
                          : s.layout == "full"  ? cuda_prover_options::layout::full
                                                : cuda_prover_options::layout::automatic,
-         .locking = locking_of(s.locking)});
+         .locking = locking_of(s.locking),
+         .g2_on_gpu = s.g2_on_gpu});
     const auto& p = *e->slot(0).prover.template get<prover<Curve, Policy>>();
     std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", s.devices.front(), prop.name,
                 budget / 1e9,
@@ -73,21 +74,15 @@ built_engine<Curve> make_with_policy(const gpu_settings& s, std::shared_ptr<cons
 
 template <class Curve>
 built_engine<Curve> make_with_staging(const gpu_settings& s, std::shared_ptr<const proving_key<Curve>> pk,
-                                   std::shared_ptr<const r1cs<typename Curve::fr>> circuit) {
-    const bool g2 = s.g2_on_gpu;
-    if (s.staging == "prestaged")
-        return g2 ? make_with_policy<Curve, staged<staging::prestaged, true>>(s, pk, circuit)
-                  : make_with_policy<Curve, staged<staging::prestaged, false>>(s, pk, circuit);
-    if (s.staging == "streamed")
-        return g2 ? make_with_policy<Curve, staged<staging::streamed, true>>(s, pk, circuit)
-                  : make_with_policy<Curve, staged<staging::streamed, false>>(s, pk, circuit);
+                                      std::shared_ptr<const r1cs<typename Curve::fr>> circuit) {
+    if (s.staging == "prestaged") return make_with_policy<Curve, staged<staging::prestaged>>(s, pk, circuit);
+    if (s.staging == "streamed") return make_with_policy<Curve, staged<staging::streamed>>(s, pk, circuit);
     if (s.staging == "chunked") {
-        if (!g2) throw cuzk::invalid_argument("cuzk-prove: --staging chunked is built with --g2 gpu only");
-        return make_with_policy<Curve, staged<staging::chunked, true>>(s, pk, circuit);
+        if (!s.g2_on_gpu) throw cuzk::invalid_argument("cuzk-prove: --staging chunked needs --g2 gpu");
+        return make_with_policy<Curve, staged<staging::chunked>>(s, pk, circuit);
     }
     if (s.staging != "on-demand") throw cuzk::invalid_argument("cuzk-prove: unknown staging '" + s.staging + "'");
-    return g2 ? make_with_policy<Curve, staged<staging::on_demand, true>>(s, pk, circuit)
-              : make_with_policy<Curve, staged<staging::on_demand, false>>(s, pk, circuit);
+    return make_with_policy<Curve, staged<staging::on_demand>>(s, pk, circuit);
 }
 
 }  // namespace

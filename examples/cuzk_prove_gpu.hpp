@@ -1,7 +1,7 @@
 // cuzk-prove's GPU backend: the only part of cuzk-prove that nvcc compiles (cuzk_prove_gpu.cu,
 // built when CUDA is enabled; examples/CMakeLists.txt then defines CUZK_PROVE_GPU). The rest of
 // cuzk-prove (options, the CPU prover, verification) is plain C++ and gets the synthetic mode's
-// GPU engine type-erased (groth16::engine<C>): the 7 CUDA policy types
+// GPU engine type-erased (groth16::engine<C>): the 4 CUDA policy types
 // x 2 curves are compiled in that one TU, and the CPU path once, by the host compiler, at the
 // host build's optimisation level. A curve added to cuzk-prove's --curve dispatch needs its
 // explicit instantiations at the end of cuzk_prove_gpu.cu.

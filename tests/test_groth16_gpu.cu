@@ -152,6 +152,25 @@ TYPED_TEST(ProverGpuTest, RunTimeLockingGivesTheSameProofs) {
         << "unset: the policy's";
 }
 
+// G2's placement chosen at run time (cuda_prover_options::g2_on_gpu) over one policy type: on the
+// CPU beside the GPU stages or on the GPU, the CPU prover's proofs either way.
+TYPED_TEST(ProverGpuTest, RunTimeG2PlacementGivesTheSameProofs) {
+    SKIP_WITHOUT_GPU();
+    using C = TypeParam;
+    fixture<C> f(10, 0.9, 37);
+    prover<C> cpu_prover(f.pk);
+    for (bool on_gpu : {false, true}) {
+        gpu_context gpu(0, kBudget);
+        prover<C, cuda_policy<>> p(f.pk, gpu, shared_system(f), {.g2_on_gpu = on_gpu});
+        EXPECT_EQ(p.g2_on_gpu(), on_gpu);
+        std::mt19937_64 r1(43), r2(43);
+        EXPECT_EQ(p.prove(f.ckt.assignment, r1), cpu_prover.prove(f.ckt.system, f.ckt.assignment, r2));
+    }
+    gpu_context gpu(0, kBudget);
+    EXPECT_FALSE((prover<C, cuda_policy<lock_granularity::split, staging::prestaged, false>>(f.pk, gpu).g2_on_gpu()))
+        << "unset: the policy's";
+}
+
 // A proof's buffers come from the context's own pool (gpu_context::pool): afterwards the pool
 // has no live allocation but keeps the memory, so the next proof maps nothing new, and the
 // device's default pool (resident key and circuit) holds no more than before the proofs.

@@ -10,6 +10,7 @@
 // | staging         | on_demand, prestaged,         | when proving-key points reach the GPU            |
 // |                 | streamed, chunked             |                                                  |
 // | g2_on_gpu       | bool                          | whether the G2 MSM runs on the GPU or the CPU    |
+// |                 |                               | (the default of cuda_prover_options::g2_on_gpu)  |
 // | telemetry       | a type (optional)             | a sink told every stage of every finished proof  |
 //
 // See docs/GROTH16.md for when to pick which. The CUDA prover (groth16/cuda/prover.cuh) takes any type

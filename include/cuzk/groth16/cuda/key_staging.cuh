@@ -35,11 +35,10 @@ struct key_tables {
     std::unique_ptr<msm::fixed_bases<G2>> b_g2;
     std::string note;  ///< which tables were built, or why not
 
-    /// The G1 vectors' tables if they fit beside one proof (per_proof_bytes), then B2's if it
-    /// fits too (called under the memory lock, on the setup stream).
-    template <bool G2OnGpu>
+    /// The G1 vectors' tables if they fit beside one proof (per_proof_bytes), then B2's (when the
+    /// G2 MSM runs on the GPU) if it fits too (called under the memory lock, on the setup stream).
     void build(const proving_key<Curve>& key, const device_key<Curve>& resident, gpu::vram_budget& budget,
-               size_t per_proof_bytes, const gpu::stream& st) {
+               size_t per_proof_bytes, const gpu::stream& st, bool g2_on_gpu) {
         using T1 = msm::fixed_bases<G1>;
         using T2 = msm::fixed_bases<G2>;
         const size_t g1_bytes = T1::bytes_for(key.a.size()) + T1::bytes_for(key.b_g1.size()) +
@@ -60,7 +59,7 @@ struct key_tables {
             note = "G1 tables (" + gb(g1_bytes) + ") do not fit the budget beside one proof: none built";
             return;
         }
-        if constexpr (G2OnGpu) {
+        if (g2_on_gpu) {
             const size_t g2_bytes = T2::bytes_for(key.b_g2.size());
             if (auto r = budget.try_reserve_resident(g2_bytes, per_proof_bytes)) {
                 g2_reservation = std::move(*r);

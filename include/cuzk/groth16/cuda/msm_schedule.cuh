@@ -30,7 +30,7 @@
 
 namespace cuzk::groth16::detail {
 
-template <class Curve, staging Stage, bool G2OnGpu>
+template <class Curve, staging Stage>
 class msm_schedule {
     using fr = typename Curve::fr;
     using integer = typename fr::integer;
@@ -49,6 +49,7 @@ public:
         size_t chunk_bytes;               ///< under staging::chunked: the two chunk buffers after it
         const cudaEvent_t* key_ready;     ///< a streamed key's per-vector upload events, else null
         const integer* shared;            ///< B's scalars: the witness plan's, for the MSMs that read them
+        bool g2_on_gpu;                   ///< B2 here, or on the CPU (the prover's)
     };
 
     msm_schedule(const where& w, const gpu::stream& st, gpu_stage_clock& clock) : w_(w), st_(st), clock_(clock) {
@@ -70,7 +71,7 @@ public:
             if (auto p = planned(w_.tables.b_g1, &key_t::b_g1, s, nb)) return *p;
             return key_msm(true, w_.tables.b_g1, &key_t::b_g1, w_.key.b_g1, s, nb);
         });
-        if constexpr (G2OnGpu) {
+        if (w_.g2_on_gpu) {
             r.b2 = clock_.time("MSM B G2", [&] {
                 wait_for(2);
                 if (auto p = planned(w_.tables.b_g2, &key_t::b_g2, s, nb)) return *p;

@@ -20,7 +20,7 @@
 
 namespace cuzk::groth16::detail {
 
-template <class Curve, staging Stage, bool G2OnGpu>
+template <class Curve, staging Stage>
 struct proof_layout {
     using fr = typename Curve::fr;
     using G1 = typename Curve::g1;
@@ -30,6 +30,7 @@ struct proof_layout {
     cuda_prover_options opt{};
     size_t a_gathered = 0, b_gathered = 0;  ///< present variables of a compressed key (0: dense)
     bool compact = false;                   ///< decided by the prover at construction
+    bool g2_on_gpu = true;                  ///< the G2 MSM on the GPU (its workspace counts)
 
     /// Device bytes one proof needs when the key is resident: a, b, c, z (or a compact proof's
     /// two slots), the MSM workspace and the violated-constraint flag.
@@ -59,26 +60,26 @@ struct proof_layout {
         // A, B and L are witness MSMs (msm/witness_device.cuh), H a plain one.
         size_t b = std::max({msm::msm_witness_workspace_bytes<G1>(nv), msm::msm_witness_workspace_bytes<G1>(aux),
                              msm::msm_device_workspace_bytes<G1>(key->h.size()),
-                             G2OnGpu ? msm::msm_witness_workspace_bytes<G2>(nv) : size_t(0)});
+                             g2_on_gpu ? msm::msm_witness_workspace_bytes<G2>(nv) : size_t(0)});
         if (opt.precompute_bases)
             b = std::max({b, msm::witness_fixed_bases_workspace_bytes<G1>(nv),
                           msm::witness_fixed_bases_workspace_bytes<G1>(aux),
                           msm::fixed_bases_workspace_bytes<G1>(key->h.size()),
-                          G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nv) : size_t(0)});
+                          g2_on_gpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nv) : size_t(0)});
         if (!key->is_dense()) {  // A and B run over their present variables only
             const size_t na = key->a.size(), nb = key->b_g1.size();
             b = std::max({b, msm::msm_witness_workspace_bytes<G1>(na), msm::msm_witness_workspace_bytes<G1>(nb),
-                          G2OnGpu ? msm::msm_witness_workspace_bytes<G2>(nb) : size_t(0)});
+                          g2_on_gpu ? msm::msm_witness_workspace_bytes<G2>(nb) : size_t(0)});
             if (opt.precompute_bases)
                 b = std::max({b, msm::witness_fixed_bases_workspace_bytes<G1>(na),
                               msm::witness_fixed_bases_workspace_bytes<G1>(nb),
-                              G2OnGpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nb) : size_t(0)});
+                              g2_on_gpu ? msm::witness_fixed_bases_workspace_bytes<G2>(nb) : size_t(0)});
         }
         // The shared witness plan (shared_plan_count) in front of the MSMs that read it.
         if (const size_t m = shared_plan_count(); m != 0)
             b = std::max(b, msm::witness_plan_bytes<fr>(m) +
                                 std::max(msm::msm_witness_planned_workspace_bytes<G1>(m),
-                                         G2OnGpu ? msm::msm_witness_planned_workspace_bytes<G2>(m) : size_t(0)));
+                                         g2_on_gpu ? msm::msm_witness_planned_workspace_bytes<G2>(m) : size_t(0)));
         return b;
     }
 
@@ -107,7 +108,7 @@ struct proof_layout {
         each_chunk(key->b_g1.size(), witness_g1);
         each_chunk(key->l.size(), witness_g1);
         each_chunk(key->h.size(), [](size_t m) { return msm::msm_device_workspace_bytes<G1>(m); });
-        if constexpr (G2OnGpu)
+        if (g2_on_gpu)
             each_chunk(key->b_g2.size(), [](size_t m) { return msm::msm_witness_workspace_bytes<G2>(m); });
         return (b + 255) / 256 * 256;
     }
@@ -115,7 +116,7 @@ struct proof_layout {
     size_t chunk_buffer_bytes() const {
         const size_t longest = std::max({key->a.size(), key->b_g1.size(), key->l.size(), key->h.size()});
         const size_t chunk = std::min(opt.key_chunk_points, std::max<size_t>(1, longest));
-        if constexpr (G2OnGpu) return msm::streamed_bases_bytes<G2>(chunk);
+        if (g2_on_gpu) return msm::streamed_bases_bytes<G2>(chunk);
         return msm::streamed_bases_bytes<G1>(chunk);
     }
 

@@ -77,7 +77,6 @@ template <class Curve, cuda_prover_policy Policy>
 class prover<Curve, Policy> {
     using policy = Policy;
     static constexpr staging Stage = Policy::stage;
-    static constexpr bool G2OnGpu = Policy::g2_on_gpu;
     using G1 = typename Curve::g1;
     using G2 = typename Curve::g2;
 
@@ -102,7 +101,11 @@ public:
         domain_ = std::make_unique<ntt::device_domain<fr>>(host_domain_, setup_stream_);
         a_index_ = detail::present_indices(key.a_density, setup_stream_);
         b_index_ = detail::present_indices(key.b_density, setup_stream_);
-        layout_ = {.key = &key, .opt = opt_, .a_gathered = a_index_.size(), .b_gathered = b_index_.size()};
+        layout_ = {.key = &key,
+                   .opt = opt_,
+                   .a_gathered = a_index_.size(),
+                   .b_gathered = b_index_.size(),
+                   .g2_on_gpu = g2_on_gpu()};
         if constexpr (Stage == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
             if (auto r = gpu_.budget().try_reserve_resident(detail::device_key<Curve>::bytes_for(key),
@@ -139,7 +142,7 @@ public:
         }
         // Tables last: the resident circuit saves more per proof than they do (docs/PERFORMANCE.md).
         if (resident_ && opt_.precompute_bases)
-            tables_.template build<G2OnGpu>(key, *resident_, gpu_.budget(), per_proof_bytes(), setup_stream_);
+            tables_.build(key, *resident_, gpu_.budget(), per_proof_bytes(), setup_stream_, g2_on_gpu());
         if (Stage == staging::chunked && opt_.precompute_bases)
             tables_.note = "none: under staging::chunked no key vector is on the GPU to build them from";
         setup_stream_.synchronize();
@@ -154,6 +157,8 @@ public:
     const proving_key<Curve>& key() const { return *pk_; }
     /// How this prover's workers serialise on the GPU: cuda_prover_options::locking, else the policy's.
     lock_granularity locking() const { return opt_.locking.value_or(Policy::locking); }
+    /// Where the G2 MSM runs: cuda_prover_options::g2_on_gpu, else the policy's.
+    bool g2_on_gpu() const { return opt_.g2_on_gpu.value_or(Policy::g2_on_gpu); }
     /// True when the key stays on the GPU across proofs.
     bool key_resident() const { return resident_ != nullptr; }
     /// Device bytes the key and other resident buffers hold of the budget, outside any worker.
@@ -322,7 +327,7 @@ private:
                              Rng& rng) const {
         const auto& key = *pk_;
         std::future<jacobian<G2>> b2_on_cpu;
-        if constexpr (!G2OnGpu)
+        if (!g2_on_gpu())
             b2_on_cpu = std::async(std::launch::async, [&] {
                 std::vector<fr> storage;
                 return msm_witness_host<G2>(key.b_g2, select_present(z, key.b_density, storage, "B"));
@@ -435,7 +440,7 @@ private:
         const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
         // Under staging::chunked the workspace ends with the two chunk buffers.
         const size_t chunk_bytes = Stage == staging::chunked ? chunk_buffer_bytes() : 0;
-        detail::msm_schedule<Curve, Stage, G2OnGpu> msm(
+        detail::msm_schedule<Curve, Stage> msm(
             {.key = key,
              .dk = dk,
              .tables = tables_,
@@ -445,7 +450,8 @@ private:
              .workspace_bytes = w.workspace_.bytes() - chunk_bytes,
              .chunk_bytes = chunk_bytes,
              .key_ready = per_proof_key && Stage == staging::streamed ? w.key_ready_.e : nullptr,
-             .shared = zb},
+             .shared = zb,
+             .g2_on_gpu = g2_on_gpu()},
             st, clock);
         const integer* hs = reinterpret_cast<const integer*>(x);
         msm_sums<Curve> r;
@@ -474,7 +480,7 @@ private:
     template <class Rng>
     proof<Curve> finish_stage(msm_sums<Curve>& sums, std::future<jacobian<G2>>& b2_on_cpu, stage_timer& timer,
                               Rng& rng) const {
-        if constexpr (!G2OnGpu) sums.b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
+        if (!g2_on_gpu()) sums.b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
         return timer.time("assemble", [&] { return assemble_proof<Curve>(*pk_, sums, rng); });
     }
 
@@ -496,7 +502,7 @@ private:
     std::string circuit_fallback_reason_;
     detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
-    detail::proof_layout<Curve, Stage, G2OnGpu> layout_;  // sizes of one proof; compact decided at construction
+    detail::proof_layout<Curve, Stage> layout_;  // sizes of one proof; compact decided at construction
     // The upload ring of proofs made without a worker (a worker has its own): two 32 MiB
     // page-locked slots, allocated at the first such proof; upload() serialises its users.
     mutable gpu::upload_staging staging_;

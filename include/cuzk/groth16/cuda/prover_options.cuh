@@ -38,6 +38,9 @@ struct cuda_prover_options {
     /// since the stages' code is the same under every granularity; unset: the policy's `locking`,
     /// which is only this default.
     std::optional<lock_granularity> locking;
+    /// Whether the G2 MSM runs on the GPU or on the CPU cores beside the GPU stages (for GPUs with
+    /// little memory); unset: the policy's `g2_on_gpu`, which is only this default.
+    std::optional<bool> g2_on_gpu;
 };
 
 }  // namespace cuzk::groth16
