@@ -47,27 +47,11 @@
 #include "cuzk/io/zkey_groth16.hpp"
 #include "cuzk/service/gpu_backend.hpp"
 #include "cuzk/service/options.hpp"
+#include "cuzk/service/reading.hpp"
 #include "cuzk/service/thread_scope.hpp"
 #include "cuzk/service/verify.hpp"
 
 namespace cuzk::service {
-
-/// Runs a reader and gives its errors the front door's codes: decode_error and invalid_argument
-/// -> bad_input, any other cuzk::error (open or read failure) -> io.
-template <class Read>
-auto reading(errc bad_input, Read&& read) {
-    try {
-        return read();
-    } catch (const error&) {
-        throw;
-    } catch (const decode_error& e) {
-        throw error(bad_input, e.what());
-    } catch (const cuzk::invalid_argument& e) {
-        throw error(bad_input, e.what());
-    } catch (const cuzk::error& e) {
-        throw error(errc::io, e.what());
-    }
-}
 
 /// The randomisers' source as a UniformRandomBitGenerator over random_bytes.
 class random_bytes_generator {
