@@ -50,6 +50,7 @@ const codes = Object.freeze({
 });
 const statusOfCode = new Map();
 for (let s = 1; s <= 13; s++) statusOfCode.set(addon.errorName(s), s);
+statusOfCode.set(codes.VERIFIER_ERROR, 2);
 
 /**
  * Every error cuzk reports: `.code` is the C API's name of the error
@@ -276,40 +277,59 @@ async function verify(vk, publicSignals, proof, logger) {
  */
 class Prover {
   #native;
+  #pending = 0;  // calls started and not settled, those still reading their input included
+  #closing = false;
   constructor(native) {
     this.#native = native;
   }
 
+  // Counts the call from its first (synchronous) step, so that a close() that follows a call
+  // frees the key after that call has settled rather than under it.
+  #run(fn) {
+    if (this.#closing) return Promise.reject(new CuzkError(codes.INVALID_ARGUMENT, 'the prover is closed'));
+    this.#pending++;
+    return (async () => {
+      try {
+        return await fn();
+      } finally {
+        if (--this.#pending === 0 && this.#closing) this.#native.close();
+      }
+    })();
+  }
+
   /** groth16.prove with this key: { proof, publicSignals }. */
-  async prove(wtns) {
-    const w = await bytesOf(wtns, 'witness');
-    return result(await this.#native.prove(w));
+  prove(wtns) {
+    return this.#run(async () => result(await this.#native.prove(await bytesOf(wtns, 'witness'))));
   }
 
   /** groth16.fullProve with this key: the witness from circom_runtime, then prove. */
-  async fullProve(input, wasm, wtnsCalcOptions) {
-    const w = await calculateWitness(input, wasm, wtnsCalcOptions);
-    return result(await this.#native.prove(w));
+  fullProve(input, wasm, wtnsCalcOptions) {
+    return this.#run(async () => result(await this.#native.prove(await calculateWitness(input, wasm, wtnsCalcOptions))));
   }
 
   /** groth16.verify against this key's verifying key. */
-  async verify(publicSignals, proof, logger) {
-    const r = await this.#native.verify(toJson(proof, 'proof'), toJson(publicSignals, 'publicSignals'));
-    return verifyResult(r, logger);
+  verify(publicSignals, proof, logger) {
+    return this.#run(async () =>
+      verifyResult(await this.#native.verify(toJson(proof, 'proof'), toJson(publicSignals, 'publicSignals')), logger));
   }
 
   /** What the prover holds and uses (curve, backend, sizes, memory); null once closed. */
   info() {
-    return this.#native.info();
+    return this.#closing ? null : this.#native.info();
   }
 
-  /** Frees the key (after the proofs in flight, if any). Later calls reject with INVALID_ARGUMENT. */
+  /**
+   * Frees the key, at once or, with calls in flight, when the last of them settles. Calls made
+   * after close() reject with INVALID_ARGUMENT.
+   */
   close() {
-    this.#native.close();
+    if (this.#closing) return;
+    this.#closing = true;
+    if (this.#pending === 0) this.#native.close();
   }
 
   get closed() {
-    return this.#native.closed;
+    return this.#closing;
   }
 }
 

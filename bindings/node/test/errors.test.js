@@ -73,8 +73,8 @@ test("another circuit's witness", async () => {
 });
 
 test("another curve's witness", async () => {
-  await rejectsWith(cuzk.groth16.prove(bn.zkey, bls.wtns), codes.CURVE_MISMATCH, /curve/i);
-  await rejectsWith(cuzk.groth16.prove(bls.zkey, bn.wtns), codes.CURVE_MISMATCH, /curve/i);
+  await rejectsWith(cuzk.groth16.prove(bn.zkey, bls.wtns), codes.CURVE_MISMATCH, /BLS12-381.*BN254|BN254.*BLS12-381/);
+  await rejectsWith(cuzk.groth16.prove(bls.zkey, bn.wtns), codes.CURVE_MISMATCH, /BLS12-381.*BN254|BN254.*BLS12-381/);
 });
 
 test('a truncated zkey, a malformed witness', async () => {
