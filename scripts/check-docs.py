@@ -19,7 +19,7 @@ import re
 import sys
 
 # Pages that other branches add; a link to one of them may dangle until they land.
-PENDING = {"docs/LIMITS.md", "docs/NODE.md", "docs/GO.md"}
+PENDING = {"docs/LIMITS.md", "docs/GO.md"}
 
 LINK = re.compile(r"(?<!!)\[([^\]]*)\]\(([^)\s]+)\)|!\[[^\]]*\]\(([^)\s]+)\)")
 REF_USE = re.compile(r"\[([^\]]+)\]\[([^\]]+)\]")
