@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // Memory: peak RSS within node's baseline + the key + 2 proofs' working set + 64 MiB while a
 // resident prover proves 200 witnesses two at a time; RSS after proof 200 within 5% of RSS after
-// proof 20; 20 provers created and closed in turn do not grow RSS. Run with --expose-gc, alone.
+// proof 20; 20 provers created and closed in turn do not grow RSS. Run alone, with --expose-gc and
+// --no-opt (test/CMakeLists.txt says why).
 'use strict';
 
 const test = require('node:test');
