@@ -37,6 +37,15 @@ if command -v node >/dev/null && command -v npm >/dev/null; then
   else
     echo "install-deps: node_modules is up to date with package-lock.json"
   fi
+  # The Node package's build tools (node-addon-api, and cmake-js for builds outside the main
+  # build), pinned by bindings/node/package-lock.json; without them the addon is not built.
+  node_pkg="$root/bindings/node"
+  if [ ! "$node_pkg/node_modules/.package-lock.json" -nt "$node_pkg/package-lock.json" ]; then
+    echo "install-deps: npm ci in bindings/node (node-addon-api, cmake-js)"
+    (cd "$node_pkg" && npm ci --no-audit --no-fund --loglevel=error)
+  else
+    echo "install-deps: bindings/node/node_modules is up to date with its package-lock.json"
+  fi
 else
   echo "install-deps: node/npm not found; snarkjs interop tests will be skipped"
 fi
