@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host point arithmetic per curve group (one thread): Jacobian add / mixed add / double, XYZZ
 // add / mixed add / double, scalar multiplication (constant-time, wNAF, endomorphism), the subgroup test
 // and batch normalisation. Each op runs as a dependency chain (acc <- op(acc, ...)), so the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device point-arithmetic throughput over the whole GPU, per curve group.
 //
 //   xyzz_mixed_add   acc <- acc + P[j] (affine P read from global memory): the MSM bucket step

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host prime-field arithmetic per field (one thread): add, mul, square (ADX and portable) and
 // inverse (Fermat and binary GCD).
 //

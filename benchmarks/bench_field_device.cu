@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device field multiplication throughput over the whole GPU (multiplications per second), and
 // the two inversions (Fermat, binary GCD): throughput and single-thread latency.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device MSM benchmarks, G1 of BLS12-381 and BN254 (body in bench_msm_device_common.cuh):
 // device-resident points, uniform random full-width scalars, every size verified against the
 // closed form first. Sizes 2^CUZK_MSM_LOG_MIN .. 2^CUZK_MSM_LOG_MAX (default 10..26); with

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device MSM benchmark body shared by bench_msm_device.cu (G1) and bench_msm_device_g2.cu (G2):
 // device-resident points and uniform random full-width scalars, as the sppark anchors were
 // measured (docs/PERFORMANCE.md), so that the two compare.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device MSM benchmarks, G2 of BLS12-381 (beside sppark's G2 anchor) and BN254 (plain MSM only);
 // body in bench_msm_device_common.cuh. The MSM kernels come precompiled (cuzk::instances), so
 // the BN254 rows cost this file little compile time.

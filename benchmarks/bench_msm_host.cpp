@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host MSM benchmarks: BLS12-381 G1 and BN254 G1 (and G2), uniform random full-width scalars.
 // Sizes 2^CUZK_MSM_HOST_LOG_MIN .. 2^CUZK_MSM_HOST_LOG_MAX (environment; default 10..16, up
 // to 26 on request), each with XYZZ (acc:1) and batch-affine (acc:2) buckets, full-width scalars

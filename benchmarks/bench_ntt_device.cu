@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device NTT over BLS12-381 Fr (and BN254 Fr), data on the device, in place, lg n = 16..28:
 // forward NR, forward coset NN and NR, inverse RN and NN, a batch of 3. Each benchmark times
 // 7 calls with CUDA events after 2 warm-ups and reports the median (manual time); counter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host NTT at 2^20 (and smaller), against a simple recursive radix-2 reference.
 //   build-<you>/benchmarks/bench_ntt_host --benchmark_filter=20
 #include <benchmark/benchmark.h>

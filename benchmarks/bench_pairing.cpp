@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host optimal ate pairing for BLS12-381 and BN254: one pairing, a multi-pairing of 4 pairs
 // (one Miller loop chain, one final exponentiation: the Groth16 verifier's shape), the Miller
 // loop alone and the final exponentiation alone; and the multi-pairing with prepared G2 points.

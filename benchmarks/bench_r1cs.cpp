@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // r1cs::evaluate (a, b, c from z, with its check of every constraint) on PoRep-shaped partitions
 // (groth16/synthetic_circuit.hpp's porep_shape, 97% bit rows): the host's share of the CPU prover
 // and of the CUDA prover within a VRAM budget too small for the circuit.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host extension-tower arithmetic for BLS12-381 and BN254: Fp2 mul/square/inverse/sqrt,
 // Fp12 mul/square/cyclotomic square/inverse/Frobenius. Dependent chains (each result feeds the
 // next operation) so the numbers are latencies, as in a pairing.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Helpers for cuzk's own executables (tests, benchmarks, examples).
 
 # CUZK_WARNINGS and CUZK_CUDA_WARNINGS come from cmake/cuzk_warnings.cmake (CMakeLists.txt).

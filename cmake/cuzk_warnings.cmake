@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The warning flags of cuzk's own targets (tests, benchmarks, examples, the instance libraries, the C API).
 # CI (scripts/test.sh) turns warnings into errors: a warning in a CI log is read by nobody (an
 # infinite recursion in test_gpu_faults sat in every CI log for a day).

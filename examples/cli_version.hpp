@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // --version for the command-line tools. The version is CMake's project version, passed in by
 // examples/CMakeLists.txt, so the library's package, its tools and their output carry one number.
 #pragma once

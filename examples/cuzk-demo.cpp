@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-demo: a tour of the field arithmetic on the host (and on the GPU when one is present).
 #include <chrono>
 #include <cstdio>

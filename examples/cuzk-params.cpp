@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-params: validates a Filecoin (bellperson) Groth16 parameter file and prints its layout.
 //
 //   cuzk-params FILE [--digest] [--check-subgroup]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-prove: the example prover.
 //
 //   cuzk-prove [options]      builds the embedded default circuit (a synthetic BLS12-381

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-setup: writes snarkjs-compatible Groth16 keys from a seeded test setup. INSECURE: anyone
 // who knows the seed (the default is 1) can forge proofs. For benchmarks and tests only; never
 // use these keys for anything real.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-verify: snarkjs's `groth16 verify` with cuzk's verifier (same argument order).
 //
 //   cuzk-verify <verification_key.json> <public.json> <proof.json>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-prove's GPU backend (cuzk_prove_gpu.hpp): the CUDA engine for each of the 4 policy types
 // (--staging; --lock and --g2 are run-time options; chunked staging with G2 on the GPU only) on
 // both curves and the GPU test setup, for the synthetic mode (the file modes prove through the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-prove's GPU backend: the only part of cuzk-prove that nvcc compiles (cuzk_prove_gpu.cu,
 // built when CUDA is enabled; examples/CMakeLists.txt then defines CUZK_PROVE_GPU). The rest of
 // cuzk-prove (options, the CPU prover, verification) is plain C++ and gets the synthetic mode's

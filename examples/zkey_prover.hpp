@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-prove's file modes: a snarkjs zkey read once and kept resident, proving witness files.
 //
 //   single  cuzk-prove KEY.zkey W.wtns PROOF.json PUBLIC.json      (rapidsnark's interface)

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target: the C API's buffer entry points (include/cuzk/c/cuzk_prover.h), which take a
 // zkey and a witness from the caller's memory. The input is split at a 4-byte little-endian
 // length: zkey bytes, then witness bytes. Every call must return a status code (never crash,

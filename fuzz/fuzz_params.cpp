@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target: the Filecoin/bellperson .params and .vk readers on arbitrary bytes (with and
 // without the subgroup checks). Any input must either parse or throw cuzk::decode_error; what
 // parses must re-encode to the same bytes (the encoding is canonical), and the reader's point

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target: bellperson's 192-byte proofs and the zcash point encodings under them
 // (BLS12-381 G1 and G2, compressed and uncompressed, with and without the subgroup check) on
 // arbitrary bytes. Any input must decode or throw cuzk::decode_error, and whatever decodes must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target: the .r1cs reader on arbitrary bytes, for both curves. Any input must either
 // parse or throw cuzk::decode_error; a crash, a leak, an ASan report or another exception type
 // is a bug. A parsed file is also evaluated (first_unsatisfied on a witness of ones).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Writes a seed corpus for the fuzz targets: valid synthetic .r1cs, .wtns, .zkey and snarkjs
 // JSON files for both curves (tests/test_io_synth.hpp), and small BLS12-381 bellperson .params
 // and .vk files (INSECURE test keys), bellperson proof bytes and zcash point encodings, and a

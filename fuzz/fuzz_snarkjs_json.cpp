@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target: the strict JSON parser and the snarkjs proof / public / verification-key
 // readers on arbitrary text, for both curves. Any input must either parse or throw
 // cuzk::decode_error; whatever parses must write and re-parse to the same value.

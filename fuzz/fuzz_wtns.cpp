@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target: the .wtns reader on arbitrary bytes, for both curves. Any input must either
 // parse or throw cuzk::decode_error.
 #include <cstddef>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // libFuzzer target: the Groth16 .zkey reader on arbitrary bytes, for both curves (with and
 // without the on-curve checks). Any input must either parse or throw cuzk::decode_error.
 #include <cstddef>

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Configures fuzz/ as a standalone clang project, builds the fuzz targets and runs them
 # (ctest -L fuzz). Called by the fuzz_readers_clang test of a non-clang build.
 # -DSOURCE=fuzz dir -DBINARY=build dir -DCLANGXX=clang++ -DSECONDS=per-target time -DGENERATOR=...

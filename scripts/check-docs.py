@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Checks the manual's links, so that a number's source stays one click away.
 
     scripts/check-docs.py [REPO]

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Comments say why, not when; no file names a path of a development machine.
 
     scripts/check-tree.py [REPO]        # check the files git tracks (or, outside git, every file)
@@ -12,6 +13,8 @@ Fails (exit 1, one line per finding, file:line: what) on:
     docs/log/.
   - an absolute path of a machine in any file: home folders, /root/, /work/, /Users/, /mnt/, and
     /tmp/ in comments and docs (a test that creates a temporary file in code may use /tmp).
+  - a source file (C, C++, CUDA, JavaScript, TypeScript, Go, shell, CMake, Python) without the
+    project's licence line, `SPDX-License-Identifier: MIT OR Apache-2.0`, in its first five lines.
 
 Code comments are those of C, C++, CUDA and JavaScript (// and /* */), and of shell, CMake,
 Python and YAML (#). Files under docs/log/ and tests/vectors/ are records of their time, and
@@ -23,7 +26,8 @@ import re
 import subprocess
 import sys
 
-C_LIKE = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cu", ".cuh", ".inc", ".js", ".cjs", ".mjs")
+C_LIKE = (".c", ".h", ".cc", ".cpp", ".cxx", ".hpp", ".hh", ".cu", ".cuh", ".inc", ".js", ".cjs", ".mjs", ".ts", ".go")
+LICENCE = "SPDX-License-Identifier: MIT OR Apache-2.0"
 HASH_LIKE = (".sh", ".bash", ".cmake", ".py", ".yml", ".yaml", ".toml", ".cfg")
 RECORDS = ("docs/log/", "tests/vectors/")
 SKIP_DIRS = {".git", "node_modules"}
@@ -141,6 +145,8 @@ def check_file(repo, rel):
         return findings
     if k is None:
         return findings
+    if not record and LICENCE not in "\n".join(text.split("\n")[:5]):
+        findings.append(f"{rel}:1: no licence line ('{LICENCE}') in the first five lines")
     comments = c_comments(text) if k == "c" else hash_comments(text)
     for number, comment in comments:
         if TMP.search(comment):
@@ -186,7 +192,7 @@ def main(argv):
     if findings:
         print(f"check-tree: {len(findings)} finding(s) in {len(files)} files")
         return 1
-    print(f"check-tree: {len(files)} files: no issue numbers or dates in comments, no machine paths")
+    print(f"check-tree: {len(files)} files: no issue numbers or dates in comments, no machine paths, licence lines present")
     return 0
 
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds the example prover (and cuzk-verify) and proves its embedded default circuit.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Does a second GPU double the engine's throughput? The engine's batch on one GPU, on two, and on
 # the second alone (the first left out of the device list), interleaved in one machine loan, for a
 # 90%-bits and a random witness.

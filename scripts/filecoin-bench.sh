@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Filecoin-shaped GPU measurements: PoRep-shaped BLS12-381 partitions (groth16::porep_shape: 97% bits,
 # key density-compressed) proved by cuzk-prove with the key resident and within a VRAM budget.
 #

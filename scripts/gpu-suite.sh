@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs every GPU test (and the C API's threads test on the GPU backend) and every benchmark and
 # writes logs plus a short summary to OUTDIR.
 #

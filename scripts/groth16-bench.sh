@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # End-to-end Groth16 timings on a GPU: cuzk-prove over curves, sizes, witness shapes and
 # policies. Each configuration's output (per-stage medians, verification) goes to
 # OUTDIR/prove_<curve>_<log>_<witness>[_<policy>].log; OUTDIR/groth16_summary.txt collects

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Installs what building and testing cuzk needs on a fresh Debian/Ubuntu machine, and
 # nothing that is already there. CUDA (nvcc) is optional and never installed here.
 set -euo pipefail

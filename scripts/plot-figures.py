@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Draws the figures of docs/PERFORMANCE.md and README.md from the result files in docs/results/.
 
     scripts/plot-figures.py                   # rewrite docs/figures/*.svg from docs/results/*.json

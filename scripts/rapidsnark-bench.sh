@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-prove's CPU backend against rapidsnark's prover, side by side on the same BN254 files.
 #
 #   scripts/rapidsnark-bench.sh OUTDIR CUZK_PROVE RAPIDSNARK_PROVER [LOG_SIZES] [REPS]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # compute-sanitizer over GPU test cases, one process per case and tool, many at once: a slow case
 # then holds up only itself, and a time limit cuts one case, not the rest of its binary
 # (scripts/gpu-suite.sh's CUZK_SUITE_SANITIZER runs whole binaries instead).

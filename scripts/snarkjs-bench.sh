@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-prove against `snarkjs groth16 prove` on the same zkey and witness.
 #
 #   scripts/snarkjs-bench.sh OUTDIR CUZK_PROVE [LOG_SIZES] [REPS]

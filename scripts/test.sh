@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The whole test suite, from a clean build directory: installs missing dependencies,
 # configures (CUDA targets are compiled whenever nvcc is present, even without a GPU;
 # GPU tests then skip), builds everything and runs ctest. This is what CI runs.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs a command in a process group of its own with a time limit on the whole group.
 #
 #   scripts/with-time-limit.sh SECONDS COMMAND [ARGS...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # `TOOL --version` exits 0 and prints exactly "NAME VERSION", VERSION being the project's version:
 #   cmake -DEXE=... -DNAME=cuzk-prove -DVERSION=x.y.z -P cli_version.cmake
 execute_process(COMMAND ${EXE} --version RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)

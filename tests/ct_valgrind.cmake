@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Runs test_constant_time under valgrind memcheck for ctest (tests/CMakeLists.txt):
 #   cmake -DVALGRIND=<valgrind or empty> -DEXE=<test_constant_time> -DFILTER=<gtest filter>
 #         -DEXPECT=clean|jump|address -P ct_valgrind.cmake

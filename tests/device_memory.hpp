@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device memory as a test sees it from outside the prover: the device's stream-ordered pool
 // (resident keys, tables, the MSM's own convenience paths), optionally a gpu_context's pool
 // (the provers' per-proof buffers), and cudaMemGetInfo. Plain runtime calls, not

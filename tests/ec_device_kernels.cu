@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The kernels of tests/ec_device_kernels.hpp, compiled once for test_ec_device and
 // bench_ec_device: every op for every group (the test runs them all; the benchmark a subset).
 // One formula per kernel keeps nvcc's compile time reasonable: its cost grows faster than

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device point-operation kernels shared by tests/test_ec_device.cu and
 // benchmarks/bench_ec_device.cu, compiled once (tests/ec_device_kernels.cu, the static library
 // cuzk_ec_device_kernels of cmake/cuzk_targets.cmake) instead of in each of them: every point

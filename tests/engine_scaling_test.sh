@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # scripts/engine-scaling.sh against a fake cuzk-prove and a fake nvidia-smi whose numbers are set
 # here: the summary's per-run fields, the two-to-one ratio of the medians, the runs a device list
 # asks for, and exit status 1 when a batch has a proof that does not verify.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A circuit with a witness per seed and one r1cs for all of them: batches of distinct
 // partitions for the engine tests (test_engine.cpp, test_engine_gpu.cu).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // GMP as an independent oracle for prime-field tests: conversions between cuzk's
 // bigint and mpz_t, and reference modular arithmetic on canonical integers.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The GPU guard of the device tests (tests/test_*.cu): each test that needs a CUDA device starts
 // with SKIP_WITHOUT_GPU(), so on a machine without one it reports SKIPPED (GTEST_SKIP), and ctest
 // reports the executable as skipped when all of its tests did (tests/CMakeLists.txt).

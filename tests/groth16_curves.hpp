@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The curves Groth16 tests run on, as a gtest type list.
 #pragma once
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Checks that cuzk::host_instances does its job (tests/CMakeLists.txt): the library defines the
 # precompiled templates, and a test object that uses them (test_groth16_prover) only refers to
 # them. Fails if CUZK_HOST_PRECOMPILED stopped reaching the consumer or an extern declaration no

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The layering check finds what it must: an upward include, a .hpp that includes a .cuh, an ec/ header
 # that names a curve and a C API source past the front door, each in a small tree of its own; and it
 # passes a tree without them.

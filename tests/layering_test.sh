@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Folder layering of include/cuzk (docs/ARCHITECTURE.md, "Layers"): every include of "cuzk/X/..." goes
 # to a folder of lower rank or the includer's own; no .hpp includes a .cuh (a host compiler must read
 # every .hpp); ec/ names no curve; the C API's sources reach the library only through its front door.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-prove --porep --write-params writes a PoRep-shaped partition's INSECURE test key as a
 # bellperson .params file (after proving and verifying with it); cuzk-params validates the file and
 # reports it density-compressed; --write-params without --porep is a usage error.

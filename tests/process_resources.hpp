@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The process's own resources as the soak tests measure them between proofs (Linux /proc, glibc).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 /* test_c_api: the C interface (include/cuzk/c/cuzk_prover.h) from a C program that uses only the
  * header, on the snarkjs interop fixtures of both curves (tests/interop/make_fixtures.sh):
  *

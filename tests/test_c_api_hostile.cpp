@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C interface (libcuzk_prover) against hostile callers, through the public header only:
 // - every option at its edges (0, 1, the documented maximum, one past it, the all-ones value a
 //   signed binding makes of -1): create either refuses with CUZK_PROVER_ERROR_INVALID_ARGUMENT

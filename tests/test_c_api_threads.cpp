@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The C interface (include/cuzk/c/cuzk_prover.h, libcuzk_prover) under concurrency and bad input,
 // for both curves, on keys made here (the INSECURE test setup, written as snarkjs files):
 // - N threads x M witnesses on one resident prover: every proof verifies with the repo's verifier

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Constant-time checks in the ctgrind style (bitcoin-core/secp256k1 src/ctime_tests.c): the
 // secret inputs are marked undefined with valgrind's client requests, so memcheck reports every
 // conditional jump and every memory address that depends on them. Covered: every path documented

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device point arithmetic against the host, bit for bit, for BLS12-381 and BN254 G1 and G2.
 //
 // Per group: 2^18 random index positions, each running six operations (Jacobian add, mixed

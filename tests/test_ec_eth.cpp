@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Ethereum precompile vectors (go-ethereum core/vm/testdata/precompiles): our point addition
 // and scalar multiplication, through the EIP-196/197 (BN254) and EIP-2537 (BLS12-381)
 // encodings, must reproduce every expected output and reject every fail-* input.

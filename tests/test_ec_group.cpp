@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Group law of every curve group (BLS12-381 G1/G2, BN254 G1/G2) in every coordinate system,
 // against the textbook affine oracle in test_ec_util.hpp: random points (in and outside the
 // subgroup), every exceptional case, mixed-representation equality, scalar multiplication

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Curve constants, endomorphisms, subgroup membership and cofactor clearing.
 //
 // Every constant of the group configs is recomputed here with GMP from the curve parameter

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Helpers shared by the ec tests: an independent affine oracle (chord and tangent with field
 // inversions, written from the textbook group law, not from ec/), random points, and
 // re-randomised projective representations of the same point.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // zcash/IETF BLS12-381 point encodings: the published k*G vectors (zkcrypto/bls12_381,
 // k = 0..999, compressed and uncompressed, G1 and G2), the ethereum/bls12-381-tests
 // deserialisation cases, and sweeps over flag bits, field-range and length errors.

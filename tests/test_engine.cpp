@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The proving engine on the CPU prover (the CUDA engine: test_engine_gpu.cu): every partition of a
 // batch verifies, a bad witness fails alone with its error, several slots and workers give the
 // proofs a serial run gives for the same randomness, provers of different types share one engine

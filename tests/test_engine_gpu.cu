@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The engine on the CUDA prover: batches of 24 partitions with the device lists [0] and [0, 0]
 // (two slots on one GPU) give the CPU prover's proofs for the same randomness, a bad witness
 // fails alone, the workers make their cuda_workers once and reuse them (a second batch makes

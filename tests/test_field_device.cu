@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device field arithmetic against the host, bit for bit, for all four prime fields.
 //
 // Every op (add, sub, neg, dbl, mul, square) runs on >= 2^20 random pairs plus every pair of

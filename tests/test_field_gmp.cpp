@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Prime fields against GMP: every operation on random and edge-case inputs, for all four
 // fields. GMP computes on canonical integers; cuzk on Montgomery form; results must agree.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device fault injection (gpu::fault_injection in gpu/cuda_error.hpp: every checked CUDA call is
 // a fault point, off until a test turns it on; the precompiled instances have it too, so this
 // runs the code users link). The fault points of one 2^10 proof are counted by kind, then for every k

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // gpu::upload_staging (gpu/upload_staging.hpp): every byte arrives, for sizes around the slot
 // size, from pageable and page-locked sources; a pageable source may be overwritten as soon as
 // upload() returns; concurrent callers do not mix their bytes. Skips without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The CUDA prover: every policy gives the same proof as the CPU prover for the same
 // randomness (with a, b, c evaluated on the host or on the GPU from a resident circuit), proofs
 // verify, a violated constraint is named, workers proving concurrently on one GPU under each

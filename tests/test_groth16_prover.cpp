@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The CPU prover against an oracle that knows the toxic waste: with tau, alpha, beta, delta
 // and the randomisers r, s known, each proof point has a discrete log the test computes
 // directly from the QAP at tau (no NTT, no MSM, no pairing), so the proof must equal

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // R1CS, the circuit builder and the synthetic circuit generator.
 #include <gtest/gtest.h>
 

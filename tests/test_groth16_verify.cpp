@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The verifier: honest proofs verify on both curves; every kind of tampering is rejected
 // with the right verdict; malformed calls are errors.
 #include <gtest/gtest.h>

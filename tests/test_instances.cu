@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A consumer's translation unit over cuzk::instances: it includes the CUDA prover and proves with
 // one policy on each curve, while the kernels come precompiled from the library (with
 // CUZK_USE_INSTANCES=OFF the same source is built header-only). Its compile time is the

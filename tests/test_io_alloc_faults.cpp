@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host allocation failures on the reading paths: for every k, the k-th allocation made while
 // reading a small .zkey, .wtns or .r1cs file fails (std::bad_alloc from a replaced global
 // operator new, in this executable only). Each time the reader must

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // io/ against hostile files: time and memory bounded by the input, special files refused at
 // once, outputs written atomically.
 // - a container of a million empty sections (12 MB) is scanned in well under a second (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // io/json.hpp (strict RFC 8259 reader, JSON.stringify(_, null, 1) writer) and
 // io/snarkjs_json.hpp (proof.json, public.json, verification_key.json).
 // Oracles: hand-written expected texts in snarkjs's layout (JSON.stringify with indent 1, checked

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Filecoin/bellperson .params files (io/bellperson_params.hpp). The oracles: the layout as
 // bellperson documents it in code (params.rs / verifying_key.rs write order, assembled here with
 // the zcash encoder that test_ec_zcash checks against the published k*G vectors), those vectors

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // io/ readers on small synthetic files written by tests/test_io_synth.hpp: correct decoding and
 // a clear cuzk::decode_error for every kind of malformed input (truncation at every byte,
 // bad magic/version/section table, wrong curve, absurd counts, values and points out of range).

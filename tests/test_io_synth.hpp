@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Helpers for the io/ tests: writers of small synthetic iden3 files (written here from the
 // format notes, independently of the readers) and mutation utilities.
 #pragma once

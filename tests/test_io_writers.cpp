@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // io/ writers: write_zkey and write_wtns are the exact inverses of the readers, to_zkey turns a
 // cuzk test-setup key into a zkey that proves (with cuzk's prover here; with snarkjs's in
 // tests/interop/setup_test.sh), and bad input is a clear error. Both curves.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // io::abc_rows and io::evaluate_abc (io/zkey_groth16.hpp) against the definition written out
 // here: the plain loop over the coefficient list, abc[row] += value * w[signal], then c = a * b.
 // The keys are random lists with repeated (row, signal) entries (some cancelling to zero), rows

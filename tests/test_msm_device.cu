@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device MSM tests for G1 of BLS12-381 and BN254 (cases in test_msm_device_cases.cuh).
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device MSM test cases (typed over the groups the including file names in MsmDeviceGroups,
 // each with both bucket accumulations, XYZZ and batch-affine, forced whatever the size): the
 // edge cases (empty, zero scalars, identity and equal points) against the host MSM / the naive

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Signed-digit decomposition and scalar reduction, checked against GMP.
 #include <gmp.h>
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device MSM with precomputed shifted bases (msm/fixed_bases.cuh) against the naive sum, the
 // host MSM and the closed form, for G1 of BLS12-381 and BN254: edge scalars and points, every
 // table width, prefixes of a table, Montgomery-form scalars, and clear errors. Skip without a GPU.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host MSM: every edge case (empty input, zero and extreme scalars, identity and equal points, every
 // window width, Montgomery-form scalars) against the naive sum of scalar multiplications, and a
 // closed-form check at a larger non-power-of-two size; each with full-width scalars and with the

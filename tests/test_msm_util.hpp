@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Shared helpers of the MSM tests and benchmarks: test groups, input generators and oracles.
 //
 // Oracles: the naive MSM (one wNAF scalar multiplication per term, ec/scalar_mul.hpp, on the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The window-cost model (msm/window_cost.hpp) against the three formulas it replaced, copied
 // here as they were: the same width for every n and scalar width the MSMs see, so no kernel is
 // given a different parameter. Host only: the device models are constants of the same header.

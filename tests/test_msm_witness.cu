@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The device witness MSM (msm/witness_device.cuh) against the host MSM and the naive sum:
 // witness shapes (all zeros, all ones, 90% and 99% bits, random), scalars that only reduce to 0
 // or 1 (r, r + 1), Montgomery-form input, the ones' reduction meeting P + P and P + (-P),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device NTT against the host NTT, bit for bit (elements are fully reduced, so equal values have
 // equal bytes): every order, coset and direction, batches, both coset table layouts, two streams
 // sharing one device_domain, 2^26-point round trips, and the argument errors. Skips without a GPU.

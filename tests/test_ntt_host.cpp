@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host NTT and evaluation domains, for BLS12-381 Fr and BN254 Fr.
 // Oracles: GMP (roots of unity, inverses), a naive O(n^2) DFT, Horner evaluation at the coset
 // points, the schoolbook polynomial product, and round trips.

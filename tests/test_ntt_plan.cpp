@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The device NTT's multi-pass schedule (pass_plan.hpp), emulated on the host with the same
 // index, twiddle and scaling functions the kernels use, and compared with the host NTT for
 // every order, coset and size up to 2^12, including schedules with many small passes.

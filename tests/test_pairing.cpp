@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Optimal ate pairing of BLS12-381 and BN254: the final exponentiation against plain
 // exponentiation by the GMP-computed exponent, bilinearity, non-degeneracy, e(P, -Q) e(P, Q) = 1,
 // multi-pairing = product, identities, GT membership, the known e(G1, G2) of BLS12-381

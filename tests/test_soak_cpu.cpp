@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Soak on the CPU: many proofs on one resident prover (the shape of a long-running proving
 // service), every proof verified, and the process's resources measured between proofs:
 //   - heap bytes in use (glibc mallinfo2: every arena, small and mmap'ed blocks): the exact

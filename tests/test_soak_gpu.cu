@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Soak on the GPU: many proofs at 2^16 on one resident CUDA prover (key and circuit resident,
 // the shape of a long-running proving service), and the resources measured between proofs,
 // outside the proving path:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Extension towers Fp2, Fp6, Fp12 of BLS12-381 and BN254: field axioms on random elements,
 // products against schoolbook formulas written independently in this file, inverses,
 // Frobenius maps against x^(p^k) computed by exponentiation (p^k from GMP), cyclotomic

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Where the tests find published vector sets: first the copies bundled in tests/vectors
 // (CUZK_BUNDLED_VECTORS_DIR; sets whose licences allow it, see tests/vectors/README.md), then
 // the shared vectors folder (CUZK_VECTORS_DIR, default ../shared/vectors). Both are compile

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The VRAM budget: reservations, resident reservations, and errors instead of endless waits.
 #include <gtest/gtest.h>
 

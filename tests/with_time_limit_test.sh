@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # scripts/with-time-limit.sh: a command that ends in time keeps its exit status; at the limit the
 # status is 124 and no process of the command's group survives, not even a grandchild that
 # ignores TERM (the shape of compute-sanitizer's target, which timeout(1) left on the GPU).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """A Python binding of libcuzk_prover (include/cuzk/c/cuzk_prover.h) with ctypes, and a small CLI.
 
     from cuzk_prover import Library, ProverError

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The template arguments that cuzk's two instance libraries precompile.
 //
 // cuzk::instances (src/instances/, CUDA): linking it defines CUZK_PRECOMPILED; each header that

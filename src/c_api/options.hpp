@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Internal to libcuzk_prover: the options of a resident prover, their defaults and the one check
 // every create runs before anything is read or allocated. Not installed.
 //

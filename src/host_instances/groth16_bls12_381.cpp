@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk::host_instances: the host NTT, H step, test setup, proof assembly and verifier of bls12_381,
 // compiled once (see cuzk/instances.hpp).
 #include "cuzk/groth16/curve.hpp"

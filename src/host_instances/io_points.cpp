@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk::host_instances: the zkey point reader of every shipped group, compiled once (see
 // cuzk/instances.hpp).
 #include "cuzk/instances.hpp"

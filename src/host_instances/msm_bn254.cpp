@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk::host_instances: the CPU MSMs of bn254 (G1 and G2), compiled once (see cuzk/instances.hpp).
 #include "cuzk/msm/witness_host.hpp"
 #include "cuzk/instances.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk::instances: the device NTT and the Groth16 field kernels over bls12_381 Fr, compiled once
 // (see cuzk/instances.hpp).
 #include "cuzk/groth16/cuda/device_circuit.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk::instances: the device MSM family of bls12_381 G2, compiled once (see cuzk/instances.hpp).
 #include "cuzk/groth16/cuda/test_setup.cuh"
 #include "cuzk/msm/fixed_bases.cuh"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The front door's GPU backend: engine slots over groth16::prover<Curve, policy> of a resident
 // key, one per device. Its proofs run on the engine's kept workers (the CUDA prover's
 // cuda_worker, made once per engine worker while the budget has room). With cuzk::instances

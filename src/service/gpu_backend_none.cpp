@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The front door's GPU backend in a build without CUDA: no device, and asking for one is an error.
 #include "cuzk/service/gpu_backend.hpp"
 

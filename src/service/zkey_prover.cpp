@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The front door for both snarkjs curves, compiled once here (zkey_prover.hpp declares them
 // extern, so the shells that include it compile none of the proving path).
 #include "cuzk/service/zkey_prover.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 /* c_api_timing: per-proof latency of libcuzk_prover through the one-shot call against a resident
  * prover (docs/PERFORMANCE.md). Not built by default (target c_api_timing).
  *

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The Python ctypes binding (examples/python/cuzk_prover.py) against libcuzk_prover, on keys that
 # cuzk-setup writes (no fixtures needed), both curves:
 #   python_test.sh LIB CUZK_SETUP CUZK_VERIFY PYTHON BINDING [NODE SNARKJS_CLI]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Verifies a list of Groth16 proofs in one node process with snarkjs's groth16.verify, the
 // function `snarkjs groth16 verify` calls (the files are read as its CLI reads them), so that
 // test_c_api pays node's and the curves' start-up once instead of once per proof (42 proofs:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds and runs tests/consumers/app against cuzk in one way (cmake -P, see tests/CMakeLists.txt).
 # Inputs: CUZK_SOURCE, WORK_DIR, MODE (find_package | add_subdirectory | FetchContent).
 set(app ${CMAKE_CURRENT_LIST_DIR}/app)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The figure check must fail when a result file changes and the figure is not redrawn, and pass
 # when both agree: run scripts/plot-figures.py --check on a copy of docs/results with one number
 # changed, then on the unchanged copy.

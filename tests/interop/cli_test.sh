@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # The command-line tools against the real snarkjs, on the fixtures of make_fixtures.sh:
 #   cli_test.sh FIXTURE_DIR CURVE CUZK_PROVE CUZK_VERIFY SNARKJS_CLI
 # For every fixture circuit: cuzk-prove (CPU) writes proof.json and public.json from the zkey and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # Builds snarkjs/circom fixtures for cuzk's interop tests, entirely offline:
 #   make_fixtures.sh BUILD_DIR CURVE        (CURVE = bn128 | bls12381)
 # For each circuit in tests/interop/circuits/*.circom it writes, under BUILD_DIR/CURVE/NAME/:

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT OR Apache-2.0
 # cuzk-written snarkjs files (io::write_zkey, io::write_wtns through examples/cuzk-setup) against
 # the real snarkjs, for one curve at small sizes:
 #   setup_test.sh CURVE CUZK_SETUP CUZK_PROVE CUZK_VERIFY SNARKJS_CLI [LOG_SIZES]

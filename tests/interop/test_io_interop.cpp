@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // io/ readers and JSON writers against files made by the real circom and snarkjs
 // (tests/interop/make_fixtures.sh, run as a ctest fixture). The oracles are snarkjs's own
 // decodings of the same files (`r1cs|wtns|zkey export json`), its verification_key.json,

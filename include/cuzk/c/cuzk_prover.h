@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 /* cuzk_prover.h: the C interface of cuzk's Groth16 prover for circom/snarkjs files (libcuzk_prover).
  *
  * Plain C99, no C++ types. The calls mirror rapidsnark's src/prover.h (iden3/rapidsnark): the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Fixed-width unsigned integers on 64-bit little-endian limbs.
 //
 // `bigint<N>` is the storage of every field element and the currency of compile-time

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Large vectors that a reader fills at once: sized with a transparent-huge-page hint, their fresh
 // pages optionally first touched by several threads.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Declassification for the constant-time check (docs/RELIABILITY.md, "Constant time"): a value
 // computed from secrets that may be revealed, such as a rejection-sampling verdict or the public
 // proof, is passed through declassify() before code branches on it. In the check's build

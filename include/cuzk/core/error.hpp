@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Error types reported by host code. Device code never throws.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Execution-space markers: the one place cuzk spells __host__ / __device__.
 #pragma once
 

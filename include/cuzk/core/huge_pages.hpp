@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The transparent-huge-page hint for large host buffers that are about to be filled at once.
 #pragma once
 

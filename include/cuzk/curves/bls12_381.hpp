@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // BLS12-381: the curve of Filecoin, Ethereum consensus and Zcash Sapling.
 // Constants from EIP-2537 and the IETF pairing-friendly-curves draft.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // BN254 (alt_bn128): the curve of Ethereum's precompiles (EIP-196/197), circom and snarkjs.
 // Constants from EIP-197.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // affine<G>: a point (x, y) of a short Weierstrass group y^2 = x^3 + b (a = 0).
 //
 // Infinity convention: the identity is (0, 0), which is never on the curve because b != 0.

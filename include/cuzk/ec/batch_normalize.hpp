@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // batch_normalize: many Jacobian or XYZZ points to affine for the price of one inversion.
 #pragma once
 

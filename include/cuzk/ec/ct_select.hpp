@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Branch-free selection between two values of a limb type (field elements, points), and a
 // branch-free zero test, for code whose control flow must not depend on secrets (constant-time
 // scalar multiplication). tests/test_constant_time checks them under valgrind.

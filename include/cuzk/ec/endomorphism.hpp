@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Efficient endomorphisms of the j = 0 curves: phi on G1 (GLV) and psi on the G2 twists.
 //
 // phi(x, y) = (beta x, y) with beta a primitive cube root of unity in Fp: on the order-r group

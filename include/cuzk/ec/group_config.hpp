@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What a curve group config supplies to the point templates (affine, jacobian, xyzz).
 //
 // cuzk writes each formula once for the short Weierstrass model y^2 = x^3 + b (a = 0), which

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // jacobian<G>: a point in Jacobian coordinates (X : Y : Z) = (X/Z^2, Y/Z^3), y^2 = x^3 + b.
 //
 // Identity: any Z = 0 (the canonical identity is all zero bytes, so memset(0) is identity).

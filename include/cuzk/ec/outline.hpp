@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Point addition and doubling as calls on the device: for code that adds many times outside a
 // hot loop (scalar multiplication tables, the MSM's fixup and folds), one copy of each formula
 // per point type instead of one inlined copy per call site. Any point model (jacobian, xyzz).

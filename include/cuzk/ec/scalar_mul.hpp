@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Scalar multiplication [k]P in Jacobian coordinates, for every curve group.
 //
 //   mul(P, k)          constant time: fixed 4-bit windows, table lookups by masking every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Membership in the prime-order subgroup, chosen per group config at compile time:
 //   cofactor 1 (BN254 G1)                 -> every point on the curve is in the group;
 //   a BN curve's G2 with its seed x0      -> [x0 + 1]P + psi([x0]P) + psi^2([x0]P) == psi^3([2 x0]P)

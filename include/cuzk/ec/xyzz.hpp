@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // xyzz<G>: extended Jacobian coordinates (X : Y : ZZ : ZZZ) = (X/ZZ, Y/ZZZ), ZZ^3 = ZZZ^2.
 //
 // The bucket representation for MSM: mixed addition of an affine point costs 8M + 2S (Jacobian:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A slot's prover behind one call (any_prover), and the slot (engine_slot): how the engine
 // (engine.hpp) holds provers of any type, compiled once per curve.
 #pragma once

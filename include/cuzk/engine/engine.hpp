@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // groth16::engine<Curve>: proves a stream of partitions on every slot it is given (a slot: a
 // device and the prover that uses it), N workers per slot, and gives back each partition's proof
 // or its own error.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The engine on GPUs: one CUDA prover per device of a device list, and the test that tells a
 // lost device (a sticky CUDA error) from a failed partition.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the engine (engine.hpp) takes and gives: one proof's inputs (partition), the engine's
 // options, the generator of a partition's randomisers (partition_rng), progress counters and
 // a batch call's outcomes.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The engine's telemetry: every partition's stages per worker, as a Chrome trace (Perfetto opens
 // it) and as a summary (wall time, proofs per hour, busy time per worker and per GPU).
 //

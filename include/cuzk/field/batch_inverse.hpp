@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // batch_inverse: many inversions for the price of one (Montgomery's trick).
 #pragma once
 

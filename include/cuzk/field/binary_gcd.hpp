@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Variable-time modular inversion by binary GCD with 31-step batches, host and device.
 //
 //   bigint<N> y = detail::binary_gcd_inverse(x, p);    // x * y = 1 mod p (x != 0, p odd)

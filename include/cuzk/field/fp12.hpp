@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // fp12<Config>: the quadratic extension Fp6[w]/(w^2 - v) at the top of the pairing tower,
 // host and device. w^6 = xi, so an element c0 + c1 w is also sum_i x_i w^i over Fp2 with
 // (x0..x5) = (c0.c0, c1.c0, c0.c1, c1.c1, c0.c2, c1.c2).

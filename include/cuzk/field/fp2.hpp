@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // fp2<Config>: the quadratic extension Fp[u]/(u^2 - beta) of a prime field, host and device.
 //
 // A Config names the base field and the non-residue beta as a small signed integer (both

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Fp2 product and square for 4- and 6-limb fields with u^2 = -1 (BN254's and BLS12-381's Fp2) on
 // x86-64 with BMI2 and ADX, by lazy reduction. The product: three double-width products, a0 b0, a1 b1
 // and (a0 + a1)(b0 + b1), with no reduction; the two coordinates formed at double width,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // fp6<Config>: the cubic extension Fp2[v]/(v^3 - xi) of a quadratic extension, host and device.
 //
 // A Config names the Fp2 below and xi = k0 + k1*u as two small non-negative integers

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Montgomery arithmetic on 32-bit limbs with PTX carry chains: the device leaf primitives.
 //
 // Values are the same bytes as on the host (bigint<N>, 64-bit little-endian limbs); here

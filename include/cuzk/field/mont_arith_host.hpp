@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Montgomery arithmetic on 64-bit limbs: the host leaf primitives (also usable at compile time).
 //
 // All functions take and return fully reduced values in [0, p). They require one spare bit

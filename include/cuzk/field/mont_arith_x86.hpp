@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Montgomery multiplication and squaring on x86-64 with BMI2 (mulx) and ADX (adcx/adox): host
 // leaf primitives for 4-limb (254/255-bit) and 6-limb (381-bit) moduli.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // mont_field<Config>: a prime field in Montgomery form, one type for host and device.
 //
 // A Config supplies only the modulus (and, for fields whose sqrt needs Tonelli-Shanks, a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Small helpers shared by the extension towers (fp2, fp6, fp12): multiplication by small
 // compile-time integers (non-residues such as 9 + u) and exact division of compile-time
 // integers by small divisors (Frobenius exponents (p^k - 1) / 6).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // CUDA runtime failures as typed host errors that name the failing call and where it was made.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Owning RAII device allocation of n elements of T, allocated and freed in stream order.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Owning RAII wrapper of a CUDA event (timing or ordering between streams).
 #pragma once
 

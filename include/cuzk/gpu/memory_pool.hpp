@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A stream-ordered memory pool of one device, owned (RAII): where a gpu_context's per-proof
 // buffers come from.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Owning RAII wrapper of a non-blocking CUDA stream.
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host-to-device copies from pageable memory at page-locked speed: the bytes go through a
 // small ring of page-locked slots, the host's copy into one slot overlapping the DMA out of
 // the other.

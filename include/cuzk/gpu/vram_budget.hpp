@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // VRAM accounting the caller owns: reservations against a fixed budget, never a device query.
 //
 // cudaMemGetInfo and cudaMemPoolTrimTo are device-global (they touch every stream of the

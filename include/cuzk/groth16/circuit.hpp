@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A small circuit-building API: allocate public inputs and witness values, enforce
 // a * b = c over linear combinations, and get an r1cs plus its satisfying assignment.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What Groth16 needs of a pairing-friendly curve, bundled: the scalar field, the two groups
 // and the pairing check. bls12_381::curve and bn254::curve are the two instances.
 #pragma once

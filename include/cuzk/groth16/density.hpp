@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // density_map: which variables have a point in a density-compressed key section (Filecoin's A
 // and B), and the densities of an r1cs as bellperson's prover tracks them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The H-MSM scalars of a proof from a, b, c on the domain, on the host.
 #pragma once
 

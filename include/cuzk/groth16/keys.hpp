@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Groth16 proving key, verifying key and proof.
 //
 // A Curve bundles what Groth16 needs of a pairing-friendly curve (see groth16/curve.hpp):

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Prover policies: compile-time choices of backend, GPU lock granularity, staging, G2 placement
 // and where a proof's stage times go.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // groth16::prover<Curve, Policy>: proves R1CS assignments against a resident proving key.
 //
 //   auto pk = std::make_shared<const proving_key<C>>(test_setup_insecure<C>(cs, seed));

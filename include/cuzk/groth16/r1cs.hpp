@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Rank-1 constraint systems: sparse matrices A, B, C over the scalar field, the assignment
 // layout, and evaluation of a, b, c on the proving domain.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Where the prover's randomisers r and s come from, and how they are wiped.
 #pragma once
 

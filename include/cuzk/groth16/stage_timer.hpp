@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Per-stage wall-clock times of a proof: always on, a few clock reads per stage. The CUDA
 // backend adds each GPU stage's interval on its stream (timing events), on the same clock, and
 // the proof's host waits on the GPU (gpu/host_waits.hpp) are counted on the proving thread.

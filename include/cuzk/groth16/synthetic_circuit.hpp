@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Synthetic circuits of any size 2^k that look like real ones, for tests and benchmarks.
 //
 // Each constraint multiplies earlier variables into a new one. A configurable share of the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A Groth16 trusted setup from seeded toxic waste. INSECURE: anyone who knows the seed can
 // forge proofs. For tests, benchmarks and examples only; real keys come from a ceremony
 // (snarkjs zkeys, Filecoin parameters).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The Groth16 verifier: validation of every untrusted input, then one multi-pairing.
 //
 //   e(A, B) = e(alpha, beta) * e(IC(x), gamma) * e(C, delta),   IC(x) = IC_0 + sum x_i IC_i

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // atomic_file: output files that appear under their names complete or not at all.
 //
 // A file opened with O_TRUNC and written in place is empty or cut short after a kill, a crash or

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // bellperson_params: Filecoin's Groth16 parameter files (bellperson `.params` and `.vk`, BLS12-381),
 // read into groth16/ keys (counts and VK from a mapping, the point sections with parallel pread), and
 // written from them; the digest parameters.json records.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // bellperson_proof: a Groth16 proof in bellperson's byte format (BLS12-381), 192 bytes:
 //   A zcash-compressed G1 (48) || B zcash-compressed G2 (96) || C zcash-compressed G1 (48)
 // as bellperson's `Proof::write` writes it (filecoin-project/bellperson src/groth16/mod.rs:

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // binfile: the iden3 sectioned binary container shared by .r1cs, .wtns, .zkey and .ptau.
 //
 // Layout (iden3/binfileutils, all integers little-endian):

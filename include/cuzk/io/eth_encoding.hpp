@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Ethereum precompile point encodings, host only: uncompressed, big-endian, no flags, the
 // identity as all-zero bytes.
 //

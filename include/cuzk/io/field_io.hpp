@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Reading field elements and points out of iden3 sections, validated and converted in place.
 //
 // cuzk's field elements store their Montgomery form x*R mod p in 64-bit little-endian limbs,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // json: a small strict JSON (RFC 8259) reader and a writer that formats like snarkjs.
 //
 // Just enough for proof.json, public.json and verification_key.json: values keep numbers as

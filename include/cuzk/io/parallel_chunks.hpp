@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The readers' one parallel loop: decode [0, count) in chunks on the OpenMP team, find the first
 // bad item, carry an exception out of the parallel region, and populate fresh storage beside it.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The readers' on-curve test over many points: y^2 = x^3 + b for 8 points at a time with AVX-512
 // IFMA where the CPU has it, affine::is_on_curve otherwise.
 //

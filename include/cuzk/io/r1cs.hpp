@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // r1cs: circom's constraint system file (.r1cs, iden3/r1csfile doc/r1cs_bin_format.md).
 //
 //   magic "r1cs", version 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // snarkjs_curve: the two curves snarkjs supports, as the io/ readers and writers see them.
 //
 // A traits struct names the fields (Fq, Fq2, Fr), the affine point types the readers fill

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // snarkjs_json: proof.json, public.json and verification_key.json as snarkjs reads and writes them.
 //
 // All numbers are decimal strings of canonical values. Points are projective triples of an

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // supraseal_assignment: the per-circuit input bellperson's supraseal path hands to C++, and a
 // host-prover entry that proves from it and returns the proof in bellperson's byte format.
 //

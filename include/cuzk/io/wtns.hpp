@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // wtns: a witness as circom/snarkjs write it (iden3/snarkjs src/wtns_utils.js).
 //
 //   magic "wtns", version 2

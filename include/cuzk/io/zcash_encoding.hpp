@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The zcash / IETF serialisation of BLS12-381 G1 and G2 points (used by blst, zkcrypto,
 // Filecoin and Ethereum consensus), host only.
 //

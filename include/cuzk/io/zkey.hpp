@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // zkey: a snarkjs Groth16 proving key (iden3/snarkjs src/zkey_new.js, src/zkey_utils.js).
 //
 //   magic "zkey", version 1

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // zkey_groth16: from snarkjs files to cuzk's Groth16 types (groth16/keys.hpp) and back.
 //
 //   auto z = io::zkey<io::bn128>::read("c.zkey");

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Batch-affine bucket accumulation on the device (step 4 of pippenger_device.cuh, the
 // alternative to XYZZ sums): a thread owns `affine_chains` consecutive segments of the sorted
 // (bucket, point) pairs and walks them in lockstep, one pair per segment per step. The chains'

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Batch-affine bucket accumulation for the host MSM: the bucket sums stay affine and the
 // additions of one batch share one field inversion (Montgomery's trick), so a point costs
 // about 5M + 1S + (3M + one inversion / batch) instead of the XYZZ mixed addition's 8M + 2S.

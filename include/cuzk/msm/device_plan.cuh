@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The host side of one device MSM's plan (msm/pippenger_device.cuh): the options, the window
 // width and accumulation the dispatcher picks, and every size and workspace offset of a call
 // (digit_plan: steps 1-3, per scalar field; device_plan: with the group's accumulation, steps

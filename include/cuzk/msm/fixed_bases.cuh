@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Fixed bases with precomputed shifted copies: memory for speed when the same points (a
 // proving key) serve many MSMs.
 //

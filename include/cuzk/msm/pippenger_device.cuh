@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Multi-scalar multiplication on one GPU: Pippenger with signed digits, buckets grouped by a
 // radix sort, load-balanced accumulation, and a two-level parallel bucket fold.
 //

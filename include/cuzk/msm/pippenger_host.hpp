@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Multi-scalar multiplication on the host: Pippenger's bucket method with signed-digit windows,
 // multi-threaded with OpenMP where available (it compiles and runs single-threaded without).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Endomorphism splits of MSM scalars (GLV on G1, GLS on G2), for the host MSM.
 //
 // A group with an efficient endomorphism endo that acts on the order-r group as [lambda] lets a

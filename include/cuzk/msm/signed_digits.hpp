@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Scalar preparation for Pippenger: reduction mod r and signed-digit windows. Host and device.
 //
 // A scalar s < r of b bits is written as s = sum_w d_w * 2^(c*w) with digits

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // MSMs over bases that stay in host memory: the bases go up to the GPU a chunk at a time through
 // two device buffers, each chunk's upload overlapping the previous chunk's MSM, and the chunk sums
 // are added on the host. Device memory is two chunks of bases (plus what the caller's per-chunk

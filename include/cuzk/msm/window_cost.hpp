@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The window width of a Pippenger MSM: one cost model for the host MSM, the device MSM and the
 // device MSM over a table of shifted bases.
 //

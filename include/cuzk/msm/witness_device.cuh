@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Witness MSMs on one GPU: sum_i s_i P_i where most s_i are 0 or 1, as in real circuits'
 // witnesses (Filecoin's are almost all bits).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host MSM for witness scalars: zeros skipped, ones added, Pippenger on the rest.
 // Filecoin's circuits are mostly bits; this split is what supraseal-c2 does on one CPU thread.
 // The ones are added in batch-affine form (each thread's k-th one into bucket k mod 1024, so a

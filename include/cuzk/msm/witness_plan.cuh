@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A witness plan: what a witness MSM (witness_device.cuh) computes from its scalars alone, made
 // once and read by several MSMs over different bases of the same length, e.g. a Groth16
 // proof's A, B_G1 and B_G2 over the witness z (groth16/cuda/prover.cuh).

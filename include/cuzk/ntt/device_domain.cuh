@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // device_domain<F>: the device-side tables of an NTT domain (twiddles and coset powers),
 // computed once and owned by the caller; every device transform over the domain reads them.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // domain<F>: a multiplicative subgroup of size n = 2^k of a prime field and a coset of it,
 // the evaluation domain of the NTT.
 //

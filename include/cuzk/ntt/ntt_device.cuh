@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Device NTT: the host API's forward/inverse on device arrays, on an explicit stream.
 //
 //   gpu::stream s;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Host NTT: forward and inverse transforms over a domain<F>, in any ordering, on H or a coset,
 // multi-threaded with OpenMP when the consumer compiles with it (plain loops otherwise).
 //

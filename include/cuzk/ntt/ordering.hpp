@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // How NTT inputs and outputs are ordered, and whether a transform works on the coset.
 // Shared by the host (ntt_host.hpp) and device (ntt_device.cuh) transforms.
 #pragma once

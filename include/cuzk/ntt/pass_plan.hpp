@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The multi-pass NTT schedule shared by the device transform (ntt_device.cuh) and its host
 // emulation test: how log n splits into passes, where each tile's elements live, which
 // butterflies and twiddles each pass uses, and which pass carries the coset/size scaling.

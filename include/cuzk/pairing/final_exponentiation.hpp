@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Final exponentiation of the optimal ate pairing (host): f -> f^((p^12 - 1) / r), or a fixed
 // power of it coprime to r, written once per model (BLS12, BN).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Miller loop of the optimal ate pairing (host), written once for the BLS12 and BN models.
 //
 // A pairing config (curves/<curve>.hpp, `pairing_config`) names G1, G2, the Fp12 of GT, the

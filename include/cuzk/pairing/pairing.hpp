@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Optimal ate pairing (host) for BLS12-381 and BN254: e(P, Q), multi-pairings (a product of
 // pairings with one final exponentiation), pairing checks and GT membership.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The front door's GPU backend, declared here and defined in src/service/gpu_backend_cuda.cu
 // (CUDA builds) or src/service/gpu_backend_none.cpp (host-only builds: no device, and making one
 // throws error(errc::no_gpu)). So service/ and its shells compile with a plain C++ compiler.

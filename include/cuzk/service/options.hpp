@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The front door's vocabulary: where and how a resident prover proves (prover_options), its
 // error codes (errc, error), what one proof gives (proof_texts) and what a prover reports about
 // itself (prover_info). Plain C++: no CUDA, no C header; the C API (src/c_api) maps these onto

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The front door's codes for a reader's errors (service::reading), so that every shell over it
 // (the C API, cuzk-prove's file modes) reports a malformed input, an unreadable file and an
 // invalid argument the same way.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // OpenMP's thread count for one proof: per thread (OpenMP's nthreads-var is per task), so that
 // concurrent proofs on other threads are unaffected. Without OpenMP both are no-ops.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The front door: a snarkjs zkey loaded once, proving many witnesses from many threads, on the
 // CPU or the GPU, every proof checked against the key's verifying key before it is returned.
 // The C API (src/c_api), cuzk-prove's file modes and, through the C API, the Python binding are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A downstream program: proves cuzk::cuzk gives it the headers and the C++20 settings. Built with
 // the consumer's own flags (none: unoptimised), so it also checks that every host arithmetic path
 // compiles there (the ADX asm needs optimisation: unoptimised builds take the portable code).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Times io::zkey::read on a large synthetic Groth16 zkey and reports peak RSS (which shows
 // that the reader holds one copy of the key: peak RSS ~ file size).
 //   zkey_read_timing LOG2_SIZE bn128|bls12381 [DIR]      write DIR/cuzk_zkey_read_timing.zkey, time

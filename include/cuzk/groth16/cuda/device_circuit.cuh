@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // An R1CS resident on the GPU, and the evaluation of a, b, c on the proving domain there.
 //
 //   device_circuit<Fr> dc(cs, stream);                     // upload A, B, C once

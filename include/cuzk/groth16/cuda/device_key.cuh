@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // A proving key's point vectors in device memory (resident for a prover's lifetime, or uploaded
 // for one proof), and the five events that say when each vector has arrived.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // One GPU as prover workers share it: its ordinal, its locks, the VRAM budget they draw on and
 // the memory pool their per-proof buffers come from.
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The H-MSM scalars of a proof from a, b, c on the domain, on the GPU: the device twin of
 // h_scalars.hpp (same conventions, same results bit for bit).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // What the CUDA prover keeps of a key beside its device copy (device_key.cuh): shifted-base
 // tables of a resident key's vectors (msm/fixed_bases.cuh) with their share of the budget, the
 // host ranges it page-locked for streamed and chunked staging, and a compressed key's present

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The MSMs of one CUDA proof over the key, on one worker's stream and workspace: A, B1, B2 (when
 // G2 is on the GPU), L and H, each timed as its own GPU stage. For each it picks the form that
 // the key's staging and tables allow: a table of shifted bases (msm/fixed_bases.cuh), the key's

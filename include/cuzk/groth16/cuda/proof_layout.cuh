@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The device bytes of one proof of the CUDA prover, and how a worker lays them out: a | b | c, z
 // and a compressed key's gathered scalars side by side (the full layout), or a compact proof's
 // two slots (cuda_prover_options::proof_layout), plus the MSM workspace the largest of the

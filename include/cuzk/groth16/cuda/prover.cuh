@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The CUDA backend of groth16::prover: device NTT and device MSM, with the lock granularity,
 // staging strategy, G2 placement and telemetry sink of its policy (policy.hpp, docs/GROTH16.md).
 //

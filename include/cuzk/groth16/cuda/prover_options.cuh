@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // Run-time choices of the CUDA prover (groth16/cuda/prover.cuh); the policy type holds the
 // structural ones (policy.hpp).
 #pragma once

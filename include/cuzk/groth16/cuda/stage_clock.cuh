@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The GPU intervals of a proof's stages, on the host clock of its stage_timer (stage_timer.hpp):
 // a timing event on the proof's stream before and after each stage's enqueues.
 //

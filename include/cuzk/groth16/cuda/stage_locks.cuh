@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The locks of one proof's GPU stages under a lock granularity (policy.hpp), a run-time choice
 // (cuda_prover_options::locking): split takes the
 // context's memory lock for the inputs stage, then its compute lock for the compute stage, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // The INSECURE test setup with its group multiplications on the GPU: fast enough for 2^24
 // constraints (the host version takes minutes there). Same keys, bit for bit, as
 // setup_from_toxic_waste.

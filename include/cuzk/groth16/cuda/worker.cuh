@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
 // groth16::cuda_worker<Curve>: what one thread proving on one CUDA prover keeps between proofs.
 //
 //   prover<C, cuda_policy<>> p(pk, gpu, circuit);
