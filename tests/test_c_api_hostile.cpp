@@ -278,6 +278,17 @@ TEST(CApiHostile, OtherOptionsAtTheirEdges) {
     o.gpu_device = INT_MAX;
     const int rc = create_and_prove(o, msg);
     EXPECT_TRUE(rc == CUZK_PROVER_ERROR_NO_GPU || rc == CUZK_PROVER_ERROR_GPU) << cuzk_prover_error_name(rc) << msg;
+    // Where there is no GPU, asking for one is an option's error, given before the key is read:
+    // the same code for a truncated key (the fuzzer of the options found it answered INVALID_ZKEY).
+    if (rc == CUZK_PROVER_ERROR_NO_GPU) {
+        o.gpu_device = 0;
+        handle h;
+        char err[512] = "";
+        const std::vector<uint8_t>& zkey = fixture().zkey;
+        EXPECT_EQ(cuzk_groth16_prover_create_with_options(&h.p, zkey.data(), zkey.size() / 2, &o, err, sizeof err),
+                  CUZK_PROVER_ERROR_NO_GPU)
+            << err;
+    }
 }
 
 /// Two pages, the second PROT_NONE: the last `n` bytes of the first are a caller's struct, and

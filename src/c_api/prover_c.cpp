@@ -94,6 +94,12 @@ service::prover_options checked_options(const cuzk_prover_options* given) {
     p.max_in_flight = o.max_concurrent_proofs;
     p.devices = {o.gpu_device};
     p.vram_budget_bytes = size_t(o.vram_budget_bytes);
+    // A GPU asked for where none can be is an option's error, known before the key is read: the
+    // same code whatever the key holds.
+    if (p.where == service::backend::gpu && !service::gpu_backend_compiled())
+        throw service::error(errc::no_gpu, "backend GPU: this build of cuzk has no GPU backend (CUDA was not enabled)");
+    if (p.where == service::backend::gpu && service::gpu_device_count() == 0)
+        throw service::error(errc::no_gpu, "backend GPU: no CUDA device is present");
     return p;
 }
 

@@ -47,7 +47,7 @@ struct prover_options {
     bool verify = true;                  ///< pairing check of every proof before it is returned
     unsigned threads = 0;                ///< OpenMP threads per proof, on the caller and the workers (0: all)
     unsigned max_in_flight = 0;          ///< proofs read, queued or proving at once (0: no limit)
-    /// Engine workers per device. 0: on the GPU max_in_flight (or 2: one uploads while one
+    /// Engine workers per device. 0: on the GPU max_in_flight up to 16 (or 2: one uploads while one
     /// computes); on the CPU one, since a proof already uses every core, or as many as `threads`
     /// leaves cores for (capped by max_in_flight) when threads is set.
     unsigned workers_per_device = 0;

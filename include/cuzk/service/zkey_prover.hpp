@@ -202,6 +202,8 @@ public:
     std::vector<groth16::partition_trace> take_trace() { return engine_->take_trace(); }
 
 private:
+    static constexpr unsigned max_gpu_workers = 16;
+
     /// At most max_in_flight proofs at once (0: no limit); the others wait their turn.
     class admission {
     public:
@@ -221,7 +223,9 @@ private:
     zkey_prover(io::zkey<IoCurve>&& z, const prover_options& o)
         : opt_(o), n_vars_(z.n_vars), n_public_(z.n_public), domain_size_(z.domain_size) {
         if (opt_.devices.empty()) opt_.devices = {0};
-        if (opt_.max_in_flight) slots_.emplace(opt_.max_in_flight);
+        // Any count is a valid limit; the semaphore holds at most its max() (INT_MAX in libstdc++).
+        if (opt_.max_in_flight)
+            slots_.emplace(std::min<std::ptrdiff_t>(opt_.max_in_flight, std::counting_semaphore<>::max()));
         rows_ = reading(errc::invalid_zkey, [&] { return io::abc_rows<fr>(z.coeffs, z.domain_size, z.n_vars); });
         std::vector<io::zkey_coefficient<fr>>().swap(z.coeffs);  // rows_ holds them now
         pk_ = std::make_shared<const groth16::proving_key<curve>>(io::to_proving_key(std::move(z)));
@@ -259,7 +263,9 @@ private:
 
     unsigned worker_count() const {
         if (opt_.workers_per_device) return opt_.workers_per_device;
-        if (gpu_) return opt_.max_in_flight ? opt_.max_in_flight : 2;
+        // On the GPU a worker per proof allowed in flight, up to max_gpu_workers: each proof needs
+        // its own VRAM share, so more threads than the budget holds proofs would only wait.
+        if (gpu_) return opt_.max_in_flight ? std::min(opt_.max_in_flight, max_gpu_workers) : 2;
         if (!opt_.threads) return 1;
         const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
         const unsigned fit = std::max(1u, cores / opt_.threads);
