@@ -248,24 +248,40 @@ private:
     cuzk_prover* handle_ = nullptr;
 };
 
+/// A call on a resident prover, from its worker's construction to end() on the main thread: the
+/// JS object kept alive and the call counted (close() frees the key only after it). Empty for a
+/// call without a resident prover.
+class resident_call {
+public:
+    resident_call(native_prover* p, Napi::Object object) : p_(p) {
+        if (!p_) return;
+        keep_ = Napi::Persistent(object);
+        handle_ = p_->handle();
+        p_->begin_call();
+    }
+    cuzk_prover* handle() const { return handle_; }
+    void end() {
+        if (p_) p_->end_call();
+    }
+
+private:
+    native_prover* p_;
+    Napi::ObjectReference keep_;
+    cuzk_prover* handle_ = nullptr;
+};
+
 /// One proof: with a resident prover (held by a reference) or, when none is given, a prover made
 /// for this call and freed after it. Resolves with { status, message, proof, public } (texts).
 class prove_worker : public settling_worker {
 public:
     prove_worker(Napi::Env env, native_prover* resident, Napi::Object resident_object, input_bytes zkey,
                  cuzk_prover_options opt, input_bytes wtns)
-        : settling_worker(env, "cuzk:prove"), resident_(resident), zkey_(std::move(zkey)), opt_(opt),
-          wtns_(std::move(wtns)) {
-        if (resident_) {
-            keep_ = Napi::Persistent(resident_object);
-            handle_ = resident_->handle();
-            resident_->begin_call();
-        }
-    }
+        : settling_worker(env, "cuzk:prove"), resident_(resident, resident_object), zkey_(std::move(zkey)), opt_(opt),
+          wtns_(std::move(wtns)) {}
 
     void Execute() override {
-        if (handle_) {
-            status_ = prove_with(handle_, wtns_, proof_, pub_, err_);
+        if (cuzk_prover* h = resident_.handle()) {
+            status_ = prove_with(h, wtns_, proof_, pub_, err_);
             return;
         }
         cuzk_prover* p = nullptr;
@@ -276,7 +292,7 @@ public:
 
     void OnOK() override {
         Napi::Env env = Env();
-        if (resident_) resident_->end_call();
+        resident_.end();
         Napi::Object r = status_object(env, status_, message_of(err_));
         if (status_ == CUZK_PROVER_OK) {
             r.Set("proof", Napi::String::New(env, proof_));
@@ -286,14 +302,12 @@ public:
     }
 
     void OnError(const Napi::Error& e) override {
-        if (resident_) resident_->end_call();
+        resident_.end();
         settling_worker::OnError(e);
     }
 
 private:
-    native_prover* resident_;
-    Napi::ObjectReference keep_;
-    cuzk_prover* handle_ = nullptr;
+    resident_call resident_;
     input_bytes zkey_;
     cuzk_prover_options opt_;
     input_bytes wtns_;
@@ -306,34 +320,27 @@ class verify_worker : public settling_worker {
 public:
     verify_worker(Napi::Env env, native_prover* resident, Napi::Object resident_object, std::string proof,
                   std::string pub, std::string vk)
-        : settling_worker(env, "cuzk:verify"), resident_(resident), proof_(std::move(proof)), pub_(std::move(pub)),
-          vk_(std::move(vk)) {
-        if (resident_) {
-            keep_ = Napi::Persistent(resident_object);
-            handle_ = resident_->handle();
-            resident_->begin_call();
-        }
-    }
+        : settling_worker(env, "cuzk:verify"), resident_(resident, resident_object), proof_(std::move(proof)),
+          pub_(std::move(pub)), vk_(std::move(vk)) {}
 
     void Execute() override {
-        status_ = handle_ ? cuzk_groth16_prover_verify(handle_, proof_.c_str(), pub_.c_str(), err_.data(), err_.size())
+        cuzk_prover* h = resident_.handle();
+        status_ = h ? cuzk_groth16_prover_verify(h, proof_.c_str(), pub_.c_str(), err_.data(), err_.size())
                           : cuzk_groth16_verify(proof_.c_str(), pub_.c_str(), vk_.c_str(), err_.data(), err_.size());
     }
 
     void OnOK() override {
-        if (resident_) resident_->end_call();
+        resident_.end();
         deferred_.Resolve(status_object(Env(), status_, message_of(err_)));
     }
 
     void OnError(const Napi::Error& e) override {
-        if (resident_) resident_->end_call();
+        resident_.end();
         settling_worker::OnError(e);
     }
 
 private:
-    native_prover* resident_;
-    Napi::ObjectReference keep_;
-    cuzk_prover* handle_ = nullptr;
+    resident_call resident_;
     std::string proof_, pub_, vk_;
 };
 
