@@ -22,8 +22,8 @@
 // fails with that error. Every proved partition's stages are recorded (trace.hpp) until
 // take_trace() collects them. A prover that keeps per-thread state between proofs (the CUDA
 // prover's cuda_worker: streams, buffers, a VRAM share) gets it made once and reused: the workers
-// over one prover share a pool of such states, made as a worker first needs one while the
-// prover's budget has room, and kept until the engine is destroyed (engine_progress::worker_states).
+// over one prover share a pool of such states (state_pools.hpp), made as a worker first needs one
+// while the prover's budget has room, and kept until the engine is destroyed.
 #pragma once
 
 #include <chrono>
@@ -32,7 +32,6 @@
 #include <deque>
 #include <exception>
 #include <future>
-#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -44,6 +43,7 @@
 #include "cuzk/core/error.hpp"
 #include "cuzk/engine/any_prover.hpp"
 #include "cuzk/engine/partition.hpp"
+#include "cuzk/engine/state_pools.hpp"
 #include "cuzk/engine/trace.hpp"
 #include "cuzk/groth16/stage_timer.hpp"
 
@@ -153,7 +153,7 @@ public:
         p.queued = queue_.size();
         p.failed = failed_unassigned_;
         p.queued_bytes = queued_bytes_;
-        for (const auto& [prover, pool] : states_) p.worker_states += pool.made;
+        p.worker_states = states_.made();
         for (const auto& s : slots_) {
             p.slots.push_back({s.slot.device, s.in_progress, s.done, s.failed, s.usable, s.unusable_reason});
             p.in_progress += s.in_progress;
@@ -180,13 +180,6 @@ private:
         size_t bytes;
         size_t index;
         bool retried;
-    };
-    /// The states (any_prover::make_state) made for one prover, shared by the workers of every
-    /// slot over it: each worker takes one for a partition and gives it back after.
-    struct state_pool {
-        std::vector<std::shared_ptr<void>> free;
-        size_t made = 0;
-        bool making = false;
     };
     struct slot_state {
         engine_slot<Curve> slot;
@@ -219,7 +212,7 @@ private:
             ++slots_[s].in_progress;
             const any_prover<Curve>& prover = slots_[s].slot.prover;
             const bool had_abc = !j.p.abc.empty();
-            std::shared_ptr<void> state = take_state(prover, lock);
+            std::shared_ptr<void> state = states_.take(prover, lock);
             lock.unlock();
 
             stage_times times;
@@ -235,7 +228,7 @@ private:
             const bool lost = err && options_.device_lost && options_.device_lost(err);
 
             lock.lock();
-            give_back_state(prover, std::move(state));
+            states_.give_back(prover, std::move(state));
             --slots_[s].in_progress;
             record(j, s, w, t0, t1, times, err);
             if (lost) {
@@ -256,50 +249,6 @@ private:
             else j.result.set_value(std::move(*pi));
             lock.lock();
         }
-    }
-
-    /// A state for a partition on `prover`: a free one of its pool, else a new one while the
-    /// prover has room, else (some exist) the next one given back; null for a prover without
-    /// states, or when not even one fits (the prover then proves without, as it does alone). One
-    /// thread makes a prover's state at a time, so that two first partitions cannot both miss
-    /// the room for one. Under m_ (held by `lock`; released while a state is made).
-    std::shared_ptr<void> take_state(const any_prover<Curve>& prover, std::unique_lock<std::mutex>& lock) {
-        if (!prover.has_state()) return nullptr;
-        state_pool& pool = states_[prover.address()];
-        for (;;) {
-            if (!pool.free.empty()) {
-                std::shared_ptr<void> st = std::move(pool.free.back());
-                pool.free.pop_back();
-                return st;
-            }
-            if (pool.making) {
-                state_cv_.wait(lock, [&] { return !pool.making || !pool.free.empty(); });
-                continue;
-            }
-            pool.making = true;
-            lock.unlock();
-            std::shared_ptr<void> made;
-            try {
-                made = prover.make_state();
-            } catch (...) {  // a failure to make one (a CUDA error): the proof without one meets it too
-            }
-            lock.lock();
-            pool.making = false;
-            state_cv_.notify_all();
-            if (made) {
-                ++pool.made;
-                return made;
-            }
-            if (pool.made == 0) return nullptr;
-            state_cv_.wait(lock, [&] { return !pool.free.empty(); });
-        }
-    }
-
-    /// Under m_.
-    void give_back_state(const any_prover<Curve>& prover, std::shared_ptr<void> state) {
-        if (!state) return;
-        states_[prover.address()].free.push_back(std::move(state));
-        state_cv_.notify_all();
     }
 
     /// Every slot on `device` stops taking work; with none left, the queue fails. Under m_.
@@ -345,14 +294,14 @@ private:
     engine_options options_;
     std::chrono::steady_clock::time_point epoch_;
     mutable std::mutex m_;
-    std::condition_variable work_cv_, space_cv_, state_cv_;
+    std::condition_variable work_cv_, space_cv_;
     std::deque<job> queue_;
     std::vector<slot_state> slots_;
     size_t queued_bytes_ = 0, next_index_ = 0, failed_unassigned_ = 0;
     std::string last_loss_;
     bool closing_ = false;
     std::vector<partition_trace> trace_;
-    std::map<const void*, state_pool> states_;  // by prover address; each state keeps its prover alive
+    state_pools<Curve> states_;
     std::vector<std::thread> threads_;          // last: started once everything above exists
 };
 
