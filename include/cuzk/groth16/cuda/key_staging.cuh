@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// What the CUDA prover keeps of a key beside its device copy (device_key.cuh): shifted-base
+// What the CUDA prover keeps on the GPU across proofs, each with its share of the budget or the
+// reason it is not there (resident_part: the key of device_key.cuh, the circuit); and what it
+// keeps of a key beside its device copy: shifted-base
 // tables of a resident key's vectors (msm/fixed_bases.cuh) with their share of the budget, the
 // host ranges it page-locked for streamed and chunked staging, and a compressed key's present
 // variables on the device with the gather that picks their scalars out of z.
@@ -23,6 +25,27 @@
 #include "cuzk/msm/fixed_bases.cuh"
 
 namespace cuzk::groth16::detail {
+
+/// A part kept on the GPU across proofs with the budget it holds, or why it is not there. The
+/// reservation comes first: it is given back after the part is freed.
+template <class T>
+struct resident_part {
+    gpu::vram_budget::reservation reservation;
+    std::unique_ptr<T> value;
+    std::string why_not;  ///< empty when resident (or never asked for)
+
+    /// Reserves `bytes` with `headroom` left beside them and makes the part with make(); when
+    /// they do not fit, records `why` instead.
+    template <class Make>
+    void stage(gpu::vram_budget& budget, size_t bytes, size_t headroom, std::string why, Make&& make) {
+        if (auto r = budget.try_reserve_resident(bytes, headroom)) {
+            reservation = std::move(*r);
+            value = make();
+        } else {
+            why_not = std::move(why);
+        }
+    }
+};
 
 /// Shifted-base tables for a resident key's vectors (empty pointers: not built), the budget they
 /// hold and what was built. The reservations come first: they are given back after the tables

@@ -30,11 +30,11 @@
 // member, make_worker, prove, the destructor).
 //
 // Its named parts, each in its own header: the run-time options (prover_options.cuh), one
-// proof's device layout and sizes (proof_layout.cuh), what it keeps of the key beside its device
-// copy (key_staging.cuh, device_key.cuh), the H step (h_scalars.cuh), the MSMs of a proof
-// (msm_schedule.cuh), the stages' locks (stage_locks.cuh) and their GPU intervals
-// (stage_clock.cuh). This header holds the construction, the entry points and the order of a
-// proof's stages.
+// proof's device layout and sizes (proof_layout.cuh), what it keeps on the GPU and of the key
+// beside its device copy (key_staging.cuh, device_key.cuh), a proof's GPU stages
+// (proof_stages.cuh) with their H step (h_scalars.cuh) and MSMs (msm_schedule.cuh), the stages'
+// locks (stage_locks.cuh) and their GPU intervals (stage_clock.cuh). This header holds the
+// construction, the entry points and the order of a proof's stages.
 #pragma once
 
 #include <cuda_runtime.h>
@@ -52,24 +52,18 @@
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/stream.hpp"
-#include "cuzk/groth16/cuda/worker.cuh"
 #include "cuzk/groth16/cuda/device_circuit.cuh"
 #include "cuzk/groth16/cuda/device_key.cuh"
 #include "cuzk/groth16/cuda/gpu_context.cuh"
-#include "cuzk/groth16/cuda/stage_clock.cuh"
-#include "cuzk/groth16/cuda/h_scalars.cuh"
 #include "cuzk/groth16/cuda/key_staging.cuh"
-#include "cuzk/groth16/cuda/msm_schedule.cuh"
-#include "cuzk/groth16/cuda/stage_locks.cuh"
 #include "cuzk/groth16/cuda/proof_layout.cuh"
+#include "cuzk/groth16/cuda/proof_stages.cuh"
 #include "cuzk/groth16/cuda/prover_options.cuh"
+#include "cuzk/groth16/cuda/stage_locks.cuh"
+#include "cuzk/groth16/cuda/worker.cuh"
 #include "cuzk/groth16/prover.hpp"
-#include "cuzk/msm/fixed_bases.cuh"
-#include "cuzk/msm/pippenger_device.cuh"
-#include "cuzk/msm/streamed_bases.cuh"
-#include "cuzk/msm/witness_device.cuh"
+#include "cuzk/msm/witness_host.hpp"
 #include "cuzk/ntt/device_domain.cuh"
-#include "cuzk/ntt/ntt_device.cuh"
 
 namespace cuzk::groth16 {
 
@@ -109,14 +103,12 @@ public:
                    .g2_on_gpu = g2_on_gpu()};
         if constexpr (Stage == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
-            if (auto r = gpu_.budget().try_reserve_resident(detail::device_key<Curve>::bytes_for(key),
-                                                            resident_proof_bytes())) {
-                key_reservation_ = std::move(*r);
-                resident_ = std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_, events_.e);
-            } else {
-                fallback_reason_ =
-                    "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof";
-            }
+            key_.stage(gpu_.budget(), detail::device_key<Curve>::bytes_for(key), resident_proof_bytes(),
+                       "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof",
+                       [&] {
+                           return std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_,
+                                                                              events_.e);
+                       });
         }
         if constexpr (Stage == staging::chunked) {
             if (opt_.key_chunk_points == 0) throw invalid_argument("prover: key_chunk_points must be at least 1");
@@ -129,21 +121,16 @@ public:
             pinned_.pin(key.a), pinned_.pin(key.b_g1), pinned_.pin(key.b_g2), pinned_.pin(key.l), pinned_.pin(key.h);
         }
         if (circuit_ && layout_.compact) {
-            circuit_fallback_reason_ = "compact proofs (cuda_prover_options::proof_layout) evaluate a, b, c on the host";
+            circuit_on_gpu_.why_not = "compact proofs (cuda_prover_options::proof_layout) evaluate a, b, c on the host";
         } else if (circuit_) {
-            if (auto r = gpu_.budget().try_reserve_resident(device_circuit<fr>::bytes_for(*circuit_),
-                                                            per_proof_bytes())) {
-                circuit_reservation_ = std::move(*r);
-                device_circuit_ = std::make_unique<device_circuit<fr>>(*circuit_, setup_stream_);
-            } else {
-                circuit_fallback_reason_ =
-                    "the circuit does not fit the VRAM budget beside the key and one proof; "
-                    "evaluating a, b, c on the host";
-            }
+            circuit_on_gpu_.stage(gpu_.budget(), device_circuit<fr>::bytes_for(*circuit_), per_proof_bytes(),
+                                  "the circuit does not fit the VRAM budget beside the key and one proof; "
+                                  "evaluating a, b, c on the host",
+                                  [&] { return std::make_unique<device_circuit<fr>>(*circuit_, setup_stream_); });
         }
         // Tables last: the resident circuit saves more per proof than they do (docs/PERFORMANCE.md).
-        if (resident_ && opt_.precompute_bases)
-            tables_.build(key, *resident_, gpu_.budget(), per_proof_bytes(), setup_stream_, g2_on_gpu());
+        if (key_.value && opt_.precompute_bases)
+            tables_.build(key, *key_.value, gpu_.budget(), per_proof_bytes(), setup_stream_, g2_on_gpu());
         if (Stage == staging::chunked && opt_.precompute_bases)
             tables_.note = "none: under staging::chunked no key vector is on the GPU to build them from";
         setup_stream_.synchronize();
@@ -161,21 +148,21 @@ public:
     /// Where the G2 MSM runs: cuda_prover_options::g2_on_gpu, else the policy's.
     bool g2_on_gpu() const { return opt_.g2_on_gpu.value_or(Policy::g2_on_gpu); }
     /// True when the key stays on the GPU across proofs.
-    bool key_resident() const { return resident_ != nullptr; }
+    bool key_resident() const { return key_.value != nullptr; }
     /// Device bytes the key and other resident buffers hold of the budget, outside any worker.
     size_t resident_budget_bytes() const { return gpu_.budget().resident(); }
     /// Why a prestaged policy fell back to per-proof uploads (empty if it did not).
-    const std::string& fallback_reason() const { return fallback_reason_; }
+    const std::string& fallback_reason() const { return key_.why_not; }
     /// True when prove(z) evaluates a, b, c on the GPU from a resident circuit.
-    bool circuit_resident() const { return device_circuit_ != nullptr; }
+    bool circuit_resident() const { return circuit_on_gpu_.value != nullptr; }
     /// Why a circuit given at construction is not resident (empty if it is, or none was given).
-    const std::string& circuit_fallback_reason() const { return circuit_fallback_reason_; }
+    const std::string& circuit_fallback_reason() const { return circuit_on_gpu_.why_not; }
     /// Which shifted-base tables were built (cuda_prover_options::precompute_bases), or why not.
     const std::string& tables_note() const { return tables_.note; }
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
         size_t b = resident_proof_bytes();
-        if (!resident_ && Stage != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
+        if (!key_.value && Stage != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
     }
     /// Device bytes one proof needs when the key is resident (proof_layout.cuh).
@@ -261,11 +248,7 @@ public:
     }
 
 private:
-    using telemetry = policy_telemetry<Policy>;
-
     cuda_worker_layout worker_layout() const { return layout_.worker(&gpu_, this); }
-    size_t compact_slot0() const { return layout_.compact_slot0(); }
-    size_t compact_slot1() const { return layout_.compact_slot1(); }
 
     void check_worker(const worker* w) const {
         if (w && !w->made_by(this)) throw invalid_argument("prover: the worker was made by another prover");
@@ -275,7 +258,7 @@ private:
     proof<Curve> prove_cs(worker* w, const r1cs<fr>& cs, std::span<const fr> z, Rng& rng, stage_times* times) const {
         check_worker(w);
         check_key_matches(*pk_, cs);
-        return timed(times, [&](stage_timer& timer) {
+        return timed_under<Policy>(times, [&](stage_timer& timer) {
             std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
             return prove_timed(w, z, &abc, timer, rng);
         });
@@ -286,8 +269,8 @@ private:
         check_worker(w);
         if (!circuit_) throw invalid_argument("prover: prove(z) needs the circuit given at construction");
         circuit_->check_assignment_shape(z);
-        return timed(times, [&](stage_timer& timer) {
-            if (!device_circuit_) {
+        return timed_under<Policy>(times, [&](stage_timer& timer) {
+            if (!circuit_on_gpu_.value) {
                 std::vector<fr> abc = evaluate_abc_checked(*circuit_, z, timer);
                 return prove_timed(w, z, &abc, timer, rng);
             }
@@ -300,25 +283,7 @@ private:
                            stage_times* times) const {
         check_worker(w);
         check_abc_shape(*pk_, z, abc);
-        return timed(times, [&](stage_timer& timer) { return prove_timed(w, z, &abc, timer, rng); });
-    }
-
-    /// Runs body(timer) over `times`; under a policy with a telemetry sink the stages are
-    /// recorded even when `times` is null, and each is given to the sink once the proof is made.
-    template <class F>
-    static proof<Curve> timed(stage_times* times, F&& body) {
-        if constexpr (has_telemetry<Policy>) {
-            stage_times own;
-            stage_times& t = times ? *times : own;
-            const size_t first = t.stages.size();
-            stage_timer timer(&t);
-            proof<Curve> pi = body(timer);
-            for (size_t i = first; i < t.stages.size(); ++i) telemetry::stage(t.stages[i]);
-            return pi;
-        } else {
-            stage_timer timer(times);
-            return body(timer);
-        }
+        return timed_under<Policy>(times, [&](stage_timer& timer) { return prove_timed(w, z, &abc, timer, rng); });
     }
 
     /// Every proof: a, b, c come from the host (host_abc) or, when host_abc is null, from the
@@ -347,9 +312,19 @@ private:
             // On an error, the worker's streams pass what the proof queued before the caller
             // hears of it (its z may be read by a copy still queued) or the worker is reused.
             gpu::wait_on_unwind settle(w.stream_);
-            std::unique_ptr<detail::device_key<Curve>> per_proof_key = inputs_stage(w, z, host_abc, clock);
+            const detail::proof_stages<Curve, Stage> stages{.key = key,
+                                                            .layout = layout_,
+                                                            .domain = *domain_,
+                                                            .resident = key_.value.get(),
+                                                            .circuit = circuit_on_gpu_.value.get(),
+                                                            .tables = tables_,
+                                                            .a_index = a_index_,
+                                                            .b_index = b_index_,
+                                                            .key_chunk_points = opt_.key_chunk_points,
+                                                            .g2_on_gpu = g2_on_gpu()};
+            std::unique_ptr<detail::device_key<Curve>> per_proof_key = stages.inputs(w, z, host_abc, clock);
             locks.inputs_done();  // the compute stage's
-            sums = compute_stage(w, per_proof_key, z, host_abc, clock);
+            sums = stages.compute(w, per_proof_key, z, host_abc, clock);
             // The GPU part of finishing: the per-proof key freed in stream order, both streams
             // passed, the GPU intervals read, then the next worker in.
             per_proof_key.reset();
@@ -360,120 +335,6 @@ private:
             ++w.proofs_;
         }
         return finish_stage(sums, b2_on_cpu, timer, rng);
-    }
-
-    /// Memory phase: z (and host-evaluated a, b, c) into the worker's buffers through its
-    /// page-locked ring, a compressed key's scalars gathered, and under staging::streamed a
-    /// non-resident key's vectors started on the copy stream (returned: they are this proof's).
-    std::unique_ptr<detail::device_key<Curve>> inputs_stage(worker& w, std::span<const fr> z,
-                                                            const std::vector<fr>* host_abc,
-                                                            detail::gpu_stage_clock& clock) const {
-        const auto& key = *pk_;
-        const size_t n = key.domain_size(), nv = key.num_variables();
-        if (layout_.compact) return nullptr;  // a compact proof uploads in its compute stage, as room frees up
-        clock.time(host_abc ? "upload a, b, c, z" : "upload z", [&] {
-            // Through the page-locked ring: a pageable witness otherwise crawls at ~6 GB/s.
-            if (host_abc) w.staging_->upload(w.abc_.data(), host_abc->data(), 3 * n * sizeof(fr), w.stream_);
-            w.staging_->upload(w.z_.data(), z.data(), nv * sizeof(fr), w.stream_);
-            detail::gather_present(a_index_, w.z_.data(), w.za_.data(), w.stream_);
-            detail::gather_present(b_index_, w.z_.data(), w.zb_.data(), w.stream_);
-        });
-        std::unique_ptr<detail::device_key<Curve>> per_proof_key;
-        if constexpr (Stage == staging::streamed) {
-            // Key vectors go up on the copy stream while the NTTs and earlier MSMs run.
-            if (!resident_)
-                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, w.stream_, w.copy_, w.key_ready_.e,
-                                                                            w.pool());
-        }
-        return per_proof_key;
-    }
-
-    /// Compute phase: an on-demand key's upload, a, b, c from the resident circuit (when host_abc
-    /// is null), the H scalars, the MSMs; each sum comes back to the host as its MSM ends. A compact
-    /// proof also uploads a, b, c and z here, each when its slot is free.
-    msm_sums<Curve> compute_stage(worker& w, std::unique_ptr<detail::device_key<Curve>>& per_proof_key,
-                           std::span<const fr> z, const std::vector<fr>* host_abc,
-                           detail::gpu_stage_clock& clock) const {
-        const auto& key = *pk_;
-        const size_t n = key.domain_size(), nv = key.num_variables();
-        const gpu::stream& st = w.stream_;
-        if (Stage != staging::chunked && !resident_ && !per_proof_key) {  // on-demand: inside the compute lock
-            clock.time("upload key", [&] {
-                per_proof_key = std::make_unique<detail::device_key<Curve>>(key, st, st, w.key_ready_.e, w.pool());
-            });
-        }
-        // The key on the device (none under staging::chunked: each MSM streams its bases).
-        const detail::device_key<Curve>* dk = resident_ ? resident_.get() : per_proof_key.get();
-        // A compact proof's slots (compact_slot0/1): a, the H scalars, z; b, c, the gathered scalars.
-        fr* const x = w.abc_.data();
-        fr* const y = layout_.compact ? x + compact_slot0() : nullptr;
-        if (layout_.compact) {
-            if (!host_abc) throw error("prover (CUDA): a compact proof needs a, b, c from the host");
-            const fr* abc = host_abc->data();
-            clock.time("upload a, b", [&] {
-                w.staging_->upload(x, abc, n * sizeof(fr), w.stream_);
-                w.staging_->upload(y, abc + n, n * sizeof(fr), w.stream_);
-            });
-            clock.time("H scalars (NTT, upload c)", [&] {
-                h_scalars_from_a_b(*domain_, x, y, st.get());
-                w.staging_->upload(y, abc + 2 * n, n * sizeof(fr), w.stream_);
-                h_scalars_finish(*domain_, x, y, key.h_convention, st.get());
-            });
-        } else if (!host_abc) {
-            clock.time("evaluate a, b, c (GPU)", [&] {
-                evaluate_abc_on_device(*device_circuit_, w.z_.data(), w.abc_.data(), w.first_bad_.data(), st);
-                unsigned long long first_bad = 0;
-                w.first_bad_.download(&first_bad, st);
-                st.synchronize();
-                if (first_bad != ~0ull)
-                    throw invalid_argument("prover: the assignment violates constraint " + std::to_string(first_bad));
-            });
-        }
-        if (!layout_.compact) {
-            clock.time("H scalars (NTT)", [&] {
-                compute_h_scalars(*domain_, std::span<fr>(w.abc_.data(), 3 * n), key.h_convention, st.get());
-            });
-        }
-        using integer = typename fr::integer;
-        const integer* zs = reinterpret_cast<const integer*>(w.z_.data());
-        // A and B over the key's points: every variable, or (density-compressed key) the present ones.
-        const integer* za = w.za_.size() != 0 ? reinterpret_cast<const integer*>(w.za_.data()) : zs;
-        const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
-        // Under staging::chunked the workspace ends with the two chunk buffers.
-        const size_t chunk_bytes = Stage == staging::chunked ? chunk_buffer_bytes() : 0;
-        detail::msm_schedule<Curve, Stage> msm(
-            {.key = key,
-             .dk = dk,
-             .tables = tables_,
-             .key_chunk_points = opt_.key_chunk_points,
-             .shared_plan_count = shared_plan_count(),
-             .workspace = w.workspace_.data(),
-             .workspace_bytes = w.workspace_.bytes() - chunk_bytes,
-             .chunk_bytes = chunk_bytes,
-             .key_ready = per_proof_key && Stage == staging::streamed ? w.key_ready_.e : nullptr,
-             .shared = zb,
-             .g2_on_gpu = g2_on_gpu()},
-            st, clock);
-        const integer* hs = reinterpret_cast<const integer*>(x);
-        msm_sums<Curve> r;
-        if (!layout_.compact) {
-            r.a = msm.a(za);
-            msm.b(zb, r);
-            r.l = msm.l(zs);
-            r.h = msm.h(hs);
-            return r;
-        }
-        // Compact: H first, then z where the H scalars were and each gathered vector where c was.
-        r.h = msm.h(hs);
-        clock.time("upload z", [&] { w.staging_->upload(x, z.data(), nv * sizeof(fr), w.stream_); });
-        const integer* xs = reinterpret_cast<const integer*>(x);
-        const integer* ys = reinterpret_cast<const integer*>(y);
-        detail::gather_present(a_index_, x, y, st);
-        r.a = msm.a(a_index_.size() != 0 ? ys : xs);
-        detail::gather_present(b_index_, x, y, st);
-        msm.b(b_index_.size() != 0 ? ys : xs, r);
-        r.l = msm.l(xs);
-        return r;
     }
 
     /// Host phase, outside every lock: the G2 MSM on the CPU (overlapped with the GPU stages)
@@ -494,13 +355,9 @@ private:
     detail::key_events events_;
     ntt::domain<fr> host_domain_{0};
     std::unique_ptr<ntt::device_domain<fr>> domain_;
-    gpu::vram_budget::reservation key_reservation_;
-    std::unique_ptr<detail::device_key<Curve>> resident_;
+    detail::resident_part<detail::device_key<Curve>> key_;  // the key kept on the GPU, or why not
     detail::key_tables<Curve> tables_;  // shifted-base tables of the resident key, their budget and note
-    std::string fallback_reason_;
-    gpu::vram_budget::reservation circuit_reservation_;
-    std::unique_ptr<device_circuit<fr>> device_circuit_;
-    std::string circuit_fallback_reason_;
+    detail::resident_part<device_circuit<fr>> circuit_on_gpu_;
     detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
     detail::proof_layout<Curve, Stage> layout_;  // sizes of one proof; compact decided at construction

@@ -31,6 +31,7 @@
 #include "cuzk/gpu/vram_budget.hpp"
 #include "cuzk/groth16/cuda/device_key.cuh"
 #include "cuzk/groth16/cuda/gpu_context.cuh"
+#include "cuzk/groth16/policy.hpp"
 #include "cuzk/groth16/prover.hpp"
 
 namespace cuzk::groth16 {
@@ -42,6 +43,9 @@ namespace detail {
 struct select_device {
     explicit select_device(int device) { CUZK_CUDA_CHECK(cudaSetDevice(device)); }
 };
+
+template <class Curve, staging Stage>
+struct proof_stages;  // a proof's GPU stages (proof_stages.cuh): they fill a worker's buffers
 
 }  // namespace detail
 
@@ -105,6 +109,8 @@ public:
 private:
     template <class C, class P>
     friend class prover;
+    template <class C, staging S>
+    friend struct detail::proof_stages;
 
     cudaMemPool_t pool() const { return gpu_->pool().get(); }
 
