@@ -6,6 +6,8 @@
 // (msm/scalar_split.hpp) are checked against Fr arithmetic and naive scalar multiplications.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <cstring>
 #include <random>
 
@@ -174,6 +176,22 @@ TYPED_TEST(MsmHost, RepeatableAndThreadCountIndependent) {
         EXPECT_TRUE(msm::msm_host<G>(pts, sc, o) == x) << describe<G>(o);
         EXPECT_TRUE(x == a) << describe<G>(o);
     }
+}
+
+// Window counts that do not divide among the threads: the last passes are cut into pieces
+// (msm::detail::bucket_tasks); the sum must not change.
+TYPED_TEST(MsmHost, PassesCutAmongThreadsAgainstClosedForm) {
+    using G = TypeParam;
+    const size_t n = (size_t(1) << 12) + 3;
+    auto prog = progression<G>::make(17, 100);
+    auto pts = prog.points(n);
+    auto sc = random_scalars<G>(n, 18);
+    const jacobian<G> want = prog.expected(sc);
+    for (unsigned c : {4u, 5u, 7u})
+        for (int threads : {2, 3, 5})
+            for (auto acc : accumulations)
+                EXPECT_TRUE(msm::msm_host<G>(pts, sc, {.window_bits = c, .threads = threads, .accumulation = acc}) == want)
+                    << "c " << c << ", " << threads << " threads, accumulation " << int(acc);
 }
 
 // ---- batch-affine buckets: their own exceptional cases, bucket by bucket against XYZZ sums ----
@@ -423,3 +441,67 @@ TYPED_TEST(MsmHost, RejectsBadArguments) {
 }
 
 }  // namespace
+
+// ---- the bucket passes' plan ----
+
+namespace {
+// Each window's passes cover its points x buckets once: rectangles of area n * B, none overlapping.
+void expect_cover(const std::vector<msm::detail::bucket_task>& tasks, size_t n, size_t B, unsigned W) {
+    for (unsigned w = 0; w < W; ++w) {
+        std::vector<msm::detail::bucket_task> mine;
+        for (const auto& t : tasks)
+            if (t.window == w) mine.push_back(t);
+        size_t area = 0;
+        for (size_t i = 0; i < mine.size(); ++i) {
+            const auto& a = mine[i];
+            EXPECT_TRUE(a.lo < a.hi && a.hi <= n && a.blo < a.bhi && a.bhi <= B) << "window " << w;
+            area += (a.hi - a.lo) * (a.bhi - a.blo);
+            for (size_t j = i + 1; j < mine.size(); ++j) {
+                const auto& b = mine[j];
+                const bool apart = a.hi <= b.lo || b.hi <= a.lo || a.bhi <= b.blo || b.bhi <= a.blo;
+                EXPECT_TRUE(apart) << "window " << w << ": passes " << i << " and " << j << " overlap";
+            }
+        }
+        EXPECT_EQ(area, n * B) << "window " << w;
+    }
+}
+// The largest thread's additions under a dynamic schedule of the passes in order (the next pass
+// goes to the thread that is free first), over the average; a pass's additions are its points
+// times its share of the buckets.
+double imbalance(const std::vector<msm::detail::bucket_task>& tasks, size_t B, size_t threads) {
+    std::vector<double> load(threads, 0);
+    double total = 0;
+    for (const auto& t : tasks) {
+        const double work = double(t.hi - t.lo) * double(t.bhi - t.blo) / double(B);
+        *std::min_element(load.begin(), load.end()) += work;
+        total += work;
+    }
+    return *std::max_element(load.begin(), load.end()) * double(threads) / total;
+}
+}  // namespace
+
+TEST(MsmHostPasses, EveryWindowCoveredAndTheThreadsFinishTogether) {
+    const size_t n = size_t(1) << 18, B = size_t(1) << 15;
+    // 17 windows on 2 threads: one whole window for one thread alone unless the last is cut.
+    const auto cut = msm::detail::bucket_tasks(n, 17, 1, B, 2);
+    expect_cover(cut, n, B, 17);
+    EXPECT_EQ(cut.size(), 18u);
+    EXPECT_NEAR(imbalance(cut, B, 2), 1.0, 1e-9);
+    // 34 passes on 16 threads: two are cut into 16 ranges each.
+    const auto wide = msm::detail::bucket_tasks(n, 17, 2, B, 16);
+    expect_cover(wide, n, B, 17);
+    EXPECT_EQ(wide.size(), 32u + 2 * 16);
+    EXPECT_NEAR(imbalance(wide, B, 16), 1.0, 1e-6);
+    // Already even: nothing cut.
+    EXPECT_EQ(msm::detail::bucket_tasks(n, 20, 1, B, 2).size(), 20u);
+    for (unsigned W : {1u, 5u, 17u, 19u, 52u})
+        for (size_t chunks : {size_t(1), size_t(2), size_t(3)})
+            for (size_t threads : {size_t(1), size_t(2), size_t(3), size_t(16)})
+                for (size_t buckets : {size_t(8), size_t(4096), size_t(5000)}) {
+                    const auto t = msm::detail::bucket_tasks(n + 7, W, chunks, buckets, threads);
+                    expect_cover(t, n + 7, buckets, W);
+                    // Ranges of a few buckets cannot be even; real windows have thousands.
+                    if (buckets >= 1024) EXPECT_LT(imbalance(t, buckets, threads), 1.01)
+                        << W << " windows, " << chunks << " chunks, " << threads << " threads, " << buckets;
+                }
+}

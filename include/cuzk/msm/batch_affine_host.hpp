@@ -112,8 +112,9 @@ class affine_buckets {
 
     size_t batch_size() const { return batch_; }
 
-    /// sum_b (b + 1) * bucket_b by running suffix sums (after finish()).
-    xyzz<G> fold() const {
+    /// sum_b (b + 1) * bucket_b by running suffix sums (after finish()); with `total`, also
+    /// sum_b bucket_b (the last running sum).
+    xyzz<G> fold(xyzz<G>* total = nullptr) const {
         xyzz<G> running = xyzz<G>::identity(), acc = xyzz<G>::identity();
         const bool overflow = !overflow_used_.empty();
         for (size_t b = bucket_.size(); b-- > 0;) {
@@ -121,8 +122,10 @@ class affine_buckets {
             if (overflow) running += overflow_[b];
             acc += running;
         }
+        if (total) *total = running;
         return acc;
     }
+    size_t size() const { return bucket_.size(); }
 
   private:
     struct entry {

@@ -18,8 +18,10 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -124,13 +126,16 @@ class projective_buckets {
     void prefetch(uint32_t b) const { __builtin_prefetch(&bucket_[b]); }
     void add(uint32_t b, const affine<G>& p) { bucket_[b] += p; }
     void finish() {}
-    /// sum_b (b + 1) * bucket_b = sum over b of the running suffix sums.
-    Bucket fold() const {
+    size_t size() const { return bucket_.size(); }
+    /// sum_b (b + 1) * bucket_b = sum over b of the running suffix sums; with `total`, also
+    /// sum_b bucket_b (the last running sum).
+    Bucket fold(Bucket* total = nullptr) const {
         Bucket running = Bucket::identity(), acc = Bucket::identity();
         for (size_t b = bucket_.size(); b-- > 0;) {
             running += bucket_[b];
             acc += running;
         }
+        if (total) *total = running;
         return acc;
     }
 
@@ -173,6 +178,51 @@ inline int host_threads(int requested) {
 }  // namespace detail
 
 namespace detail {
+/// One bucket pass of the host MSM: window `window` over the points [lo, hi), into its buckets
+/// [blo, bhi) (a pass over a bucket range adds only the digits that fall in it).
+struct bucket_task {
+    unsigned window;
+    size_t lo, hi;
+    uint32_t blo, bhi;
+};
+
+/// The bucket passes of W windows of B buckets over n points, each window in `chunks` chunks,
+/// ordered for a dynamic schedule over `threads`: when the W * chunks passes do not divide among
+/// the threads, the last (W * chunks) % threads are each cut into `threads` bucket ranges, so the
+/// threads finish together. 17 windows on 2 threads would otherwise leave one thread a whole
+/// window alone, and 34 passes on 16 threads two rounds of 16 and one of 2. A range costs a scan
+/// of its chunk's digits and no more additions: its fold is over its own buckets (offset by blo
+/// times their sum).
+inline std::vector<bucket_task> bucket_tasks(size_t n, unsigned W, size_t chunks, size_t B, size_t threads) {
+    const size_t chunk_len = (n + chunks - 1) / chunks;
+    std::vector<bucket_task> out;
+    for (unsigned w = 0; w < W; ++w)
+        for (size_t k = 0; k < chunks; ++k) {
+            const size_t lo = k * chunk_len, hi = std::min(n, lo + chunk_len);
+            if (lo < hi) out.push_back({w, lo, hi, 0, uint32_t(B)});
+        }
+    const size_t left = threads > 1 ? out.size() % threads : 0;
+    if (left == 0) return out;
+    const std::vector<bucket_task> cut(out.end() - std::ptrdiff_t(left), out.end());
+    out.resize(out.size() - left);
+    const size_t range = (B + threads - 1) / threads;
+    for (const bucket_task& t : cut)
+        for (size_t blo = 0; blo < B; blo += range)
+            out.push_back({t.window, t.lo, t.hi, uint32_t(blo), uint32_t(std::min(B, blo + range))});
+    return out;
+}
+
+/// k * p by doubling and adding (k is a bucket offset: below 2^16).
+template <class Bucket>
+Bucket times_small(const Bucket& p, uint64_t k) {
+    Bucket r = Bucket::identity();
+    for (int bit = 63 - std::countl_zero(k | 1); bit >= 0; --bit) {
+        r = r.dbl();
+        if ((k >> bit) & 1) r += p;
+    }
+    return r;
+}
+
 /// The bucket passes of the host MSM over V = points.size() + images.size() points (point v is
 /// points[v] below points.size(), images[v - points.size()] above) with their signed digits,
 /// digits[v * W + w] for window w of width c.
@@ -188,9 +238,8 @@ jacobian<G> pippenger_digits(std::span<const affine<G>> points, std::span<const 
     // keep chunks large against the 2^c bucket fold each chunk costs.
     size_t chunks = std::max<size_t>(1, (size_t(2 * threads) + W - 1) / W);
     chunks = std::min(chunks, std::max<size_t>(1, n / (4 * B)));
-    const size_t chunk_len = (n + chunks - 1) / chunks;
-    const long long tasks = (long long)(W * chunks);
-    std::vector<Bucket> partial(size_t(tasks), Bucket::identity());
+    const std::vector<bucket_task> tasks = bucket_tasks(n, W, chunks, B, size_t(threads));
+    std::vector<Bucket> partial(tasks.size(), Bucket::identity());
 
     const bool batch_affine = opt.accumulation == host_accumulation::batch_affine ||
                               (opt.accumulation == host_accumulation::automatic && c >= host_batch_affine_min_bits);
@@ -199,23 +248,33 @@ jacobian<G> pippenger_digits(std::span<const affine<G>> points, std::span<const 
 #pragma omp parallel num_threads(threads)
         {
             Buckets buckets(B);
+            std::optional<Buckets> part;  // a bucket range's, made at its first use
 #pragma omp for schedule(dynamic, 1)
-            for (long long t = 0; t < tasks; ++t) {
-                const unsigned w = unsigned(t / (long long)chunks);
-                const size_t lo = size_t(t % (long long)chunks) * chunk_len, hi = std::min(n, lo + chunk_len);
-                buckets.reset();
+            for (long long t = 0; t < (long long)tasks.size(); ++t) {
+                const auto [w, lo, hi, blo, bhi] = tasks[size_t(t)];
+                const bool whole = blo == 0 && bhi == B;
+                if (!whole && (!part || part->size() != bhi - blo)) part.emplace(bhi - blo);
+                Buckets& into = whole ? buckets : *part;
+                into.reset();
                 constexpr size_t ahead = 8;  // points between a bucket's prefetch and its use
                 for (size_t i = lo; i < hi; ++i) {
                     if (i + ahead < hi) {
                         const int32_t e = digits[(i + ahead) * W + w];
-                        if (e != 0) buckets.prefetch(uint32_t((e > 0 ? e : -e) - 1));
+                        const uint32_t eb = uint32_t((e > 0 ? e : -e) - 1);
+                        if (e != 0 && eb - blo < bhi - blo) into.prefetch(eb - blo);
                     }
-                    int32_t d = digits[i * W + w];
-                    if (d > 0) buckets.add(uint32_t(d - 1), point(i));
-                    else if (d < 0) buckets.add(uint32_t(-d - 1), -point(i));
+                    const int32_t d = digits[i * W + w];
+                    if (d == 0) continue;
+                    const uint32_t b = uint32_t((d > 0 ? d : -d) - 1);
+                    if (b - blo >= bhi - blo) continue;  // another range's bucket
+                    if (d > 0) into.add(b - blo, point(i));
+                    else into.add(b - blo, -point(i));
                 }
-                buckets.finish();
-                partial[size_t(t)] = buckets.fold();
+                into.finish();
+                // sum_b (b + 1) S_b over [blo, bhi) = the range's own fold + blo * sum_b S_b.
+                Bucket total = Bucket::identity();
+                partial[size_t(t)] = into.fold(whole ? nullptr : &total);
+                if (blo != 0) partial[size_t(t)] += times_small(total, blo);
             }
         }
     };
@@ -234,7 +293,8 @@ jacobian<G> pippenger_digits(std::span<const affine<G>> points, std::span<const 
     for (unsigned w = W; w-- > 0;) {
         if (w + 1 != W)
             for (unsigned k = 0; k < c; ++k) r = r.dbl();
-        for (size_t p = 0; p < chunks; ++p) r += partial[size_t(w) * chunks + p];
+        for (size_t t = 0; t < tasks.size(); ++t)
+            if (tasks[t].window == w) r += partial[t];
     }
     return as_jacobian(r);
 }
