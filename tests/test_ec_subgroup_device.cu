@@ -148,6 +148,14 @@ TYPED_TEST(ec_subgroup_device, streamed_first_failure_equals_the_host) {
         for (size_t at : {size_t(1900), size_t(1500), size_t(300), size_t(301)}) v[at] = bad[at % bad.size()];
         EXPECT_EQ(first_not_in_subgroup_device<G>(std::span(v), s, cfg), trivial ? v.size() : 300u);
     }
+    // One staging reused over arrays, a slot of 37 points and 2 lanes (the reader's hook keeps one).
+    subgroup_staging st(37 * sizeof(affine<G>), 2);
+    for (size_t at : {size_t(1234), size_t(3), size_t(40)}) {
+        auto v = good;
+        v[at] = bad[0];
+        EXPECT_EQ(first_not_in_subgroup_device<G>(std::span(v), s, st), trivial ? v.size() : at) << at;
+        EXPECT_EQ(first_not_in_subgroup_device<G>(std::span(good), s, st), good.size());
+    }
     // The identity is in the group.
     auto v = good;
     v[5] = affine<G>::identity();

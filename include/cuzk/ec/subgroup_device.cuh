@@ -10,8 +10,10 @@
 // Layers:
 //   subgroup_verdicts_async(out, pts, n, s)           out[i] = 1 if pts[i] is in the group (device)
 //   subgroup_first_bad_async(first, pts, n, base, s)  *first = min(*first, base + i) over the bad i
-//   first_not_in_subgroup_device(pts, stream)         host points streamed through the GPU in
+//   first_not_in_subgroup_device(pts, stream[, staging])
+//                                                     host points streamed through the GPU in
 //                                                     chunks, copies overlapping the checks
+//                                                     (subgroup_staging: reusable slots)
 // Points are public (decoded key files), so the checks are variable time, as on the host.
 #pragma once
 
@@ -26,6 +28,7 @@
 #include <span>
 #include <vector>
 
+#include "cuzk/core/error.hpp"
 #include "cuzk/ec/affine.hpp"
 #include "cuzk/ec/subgroup.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
@@ -98,8 +101,8 @@ struct subgroup_stream_config {
 
 namespace detail {
 
-/// One page-locked host allocation (freed with cudaFreeHost, which waits for nothing of ours:
-/// the driver below has waited for every copy out of it before it goes).
+/// One page-locked host allocation. cudaFreeHost waits for nothing of ours: the staging below
+/// has waited for every copy out of it before it goes.
 class pinned_bytes {
 public:
     explicit pinned_bytes(size_t bytes) {
@@ -118,76 +121,120 @@ private:
 
 }  // namespace detail
 
+/// The reusable resources of first_not_in_subgroup_device, on the device current when it is
+/// constructed: `lanes` streams, each with a page-locked slot and a device buffer of `slot_bytes`
+/// (allocated here, once: page-locking hundreds of MiB is a cost of its own, not part of a check,
+/// so a caller that checks many arrays keeps one). Not for concurrent use by several threads.
+class subgroup_staging {
+public:
+    explicit subgroup_staging(size_t slot_bytes, unsigned lanes = 3)
+        : slot_bytes_(slot_bytes), answer_(std::make_unique<detail::pinned_bytes>(sizeof(unsigned long long))) {
+        for (unsigned i = 0; i < std::max(1u, lanes); ++i) {
+            auto l = std::make_unique<lane>(slot_bytes);
+            lanes_.push_back(std::move(l));
+        }
+    }
+    /// Slots for cfg.chunk_points points of group G.
+    template <class G>
+    static subgroup_staging for_group(const subgroup_stream_config& cfg = {}) {
+        return subgroup_staging(std::max<size_t>(1, cfg.chunk_points) * sizeof(affine<G>), cfg.lanes);
+    }
+    subgroup_staging(subgroup_staging&&) noexcept = default;
+    ~subgroup_staging() {
+        for (auto& l : lanes_)
+            if (l) (void)gpu::wait_noexcept(l->s);  // no copy may still read a slot when it is freed
+    }
+
+    size_t slot_bytes() const { return slot_bytes_; }
+    unsigned lanes() const { return unsigned(lanes_.size()); }
+
+    /// The body of first_not_in_subgroup_device (which see).
+    template <class G>
+    uint64_t first_not_in_subgroup(std::span<const affine<G>> pts, cudaStream_t stream) {
+        const uint64_t n = pts.size();
+        if (n == 0) return 0;
+        const size_t chunk = slot_bytes_ / sizeof(affine<G>);
+        if (chunk == 0) throw invalid_argument("subgroup_staging: a slot smaller than one point");
+        const uint64_t chunks = (n + chunk - 1) / chunk;
+        const unsigned used = unsigned(std::min<uint64_t>(lanes_.size(), chunks));
+        auto* h_first = static_cast<unsigned long long*>(answer_->data());
+        gpu::wait_on_unwind w0(stream);
+        for (unsigned i = 0; i < used; ++i) lanes_[i]->filled = false;
+        *h_first = n;
+        gpu::device_buffer<unsigned long long> d_first(1, stream);
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(d_first.data(), h_first, sizeof(*h_first), cudaMemcpyHostToDevice, stream));
+        ready_.record(stream);
+        // On an exception every lane's queued work finishes before the slots are reused or freed.
+        struct drain {
+            subgroup_staging& st;
+            int exceptions = std::uncaught_exceptions();
+            ~drain() {
+                if (std::uncaught_exceptions() > exceptions)
+                    for (auto& l : st.lanes_) (void)gpu::wait_noexcept(l->s);
+            }
+        } guard{*this};
+        for (unsigned i = 0; i < used; ++i) CUZK_CUDA_CHECK(cudaStreamWaitEvent(lanes_[i]->s, ready_, 0));
+        for (uint64_t k = 0; k < chunks; ++k) {
+            lane& l = *lanes_[k % used];
+            const uint64_t lo = k * chunk;
+            const size_t len = size_t(std::min<uint64_t>(chunk, n - lo));
+            if (l.filled) l.copied.synchronize();  // the slot's last DMA is done: refill it
+            std::memcpy(l.slot.data(), pts.data() + lo, len * sizeof(affine<G>));
+            auto* d = reinterpret_cast<affine<G>*>(l.buf.data());
+            CUZK_CUDA_CHECK(cudaMemcpyAsync(d, l.slot.data(), len * sizeof(affine<G>), cudaMemcpyHostToDevice, l.s));
+            l.copied.record(l.s);
+            l.filled = true;
+            subgroup_first_bad_async<G>(d_first.data(), d, len, lo, l.s);
+        }
+        for (unsigned i = 0; i < used; ++i) {
+            lanes_[i]->done.record(lanes_[i]->s);
+            CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, lanes_[i]->done, 0));
+        }
+        CUZK_CUDA_CHECK(cudaMemcpyAsync(h_first, d_first.data(), sizeof(*h_first), cudaMemcpyDeviceToHost, stream));
+        gpu::wait(stream);  // after the lanes (stream waited for them): the slots are free again
+        return *h_first;
+    }
+
+private:
+    struct lane {
+        explicit lane(size_t bytes) : slot(bytes), buf(bytes, s) {}
+        gpu::stream s;
+        gpu::event copied{false};
+        gpu::event done{false};
+        detail::pinned_bytes slot;
+        gpu::device_buffer<uint8_t> buf;  // allocated on s, freed on s
+        bool filled = false;
+    };
+    size_t slot_bytes_;
+    std::unique_ptr<detail::pinned_bytes> answer_;
+    gpu::event ready_{false};
+    std::vector<std::unique_ptr<lane>> lanes_;
+};
+
 /// The index of the first point of `pts` (host memory, every point on the curve, the identity
 /// allowed) that is not in the order-r subgroup, or pts.size() when all are: the verdict of
-/// decode_points' subgroup path, checked on the current device. The points go in chunks through
-/// `cfg.lanes` page-locked slots, each copied and checked on its own stream, so the host copy
-/// into one slot, the DMA of another and the checks of the others overlap; the lanes' streams
-/// start after `stream`'s queued work and `stream` waits for them. Returns once the answer is on
-/// the host (it waits on `stream`, never on the device). Throws cuda_error on a CUDA failure.
+/// decode_points' subgroup path, checked on the current device. The points go in chunks of
+/// staging.slot_bytes() through its lanes, each chunk copied into a page-locked slot, sent and
+/// checked on its lane's stream, so the host copy into one slot, the DMA of another and the
+/// checks of the others overlap; the lanes start after `stream`'s queued work and `stream` waits
+/// for them. Returns once the answer is on the host (it waits on `stream`, never on the device).
+/// Throws cuda_error on a CUDA failure.
+template <class G>
+uint64_t first_not_in_subgroup_device(std::span<const affine<G>> pts, cudaStream_t stream,
+                                      subgroup_staging& staging) {
+    return staging.template first_not_in_subgroup<G>(pts, stream);
+}
+
+/// The same with staging of its own for this call (cfg: chunk size and lanes).
 template <class G>
 uint64_t first_not_in_subgroup_device(std::span<const affine<G>> pts, cudaStream_t stream,
                                       const subgroup_stream_config& cfg = {}) {
-    const uint64_t n = pts.size();
-    if (n == 0) return 0;
-    const size_t chunk = std::max<size_t>(1, std::min<size_t>(cfg.chunk_points, n));
-    const uint64_t chunks = (n + chunk - 1) / chunk;
-    const unsigned lanes = unsigned(std::clamp<uint64_t>(cfg.lanes, 1, chunks));
-
-    detail::pinned_bytes answer(sizeof(unsigned long long));
-    auto* h_first = static_cast<unsigned long long*>(answer.data());
-    *h_first = n;
-    gpu::device_buffer<unsigned long long> d_first(1, stream);
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(d_first.data(), h_first, sizeof(*h_first), cudaMemcpyHostToDevice, stream));
-    gpu::event ready(false);
-    ready.record(stream);
-
-    struct lane {
-        gpu::stream s;
-        gpu::event copied{false};  // the slot's last DMA is done: the host may refill it
-        gpu::event done{false};
-        std::unique_ptr<detail::pinned_bytes> slot;
-        gpu::device_buffer<affine<G>> buf;
-        bool used = false;
-    };
-    std::vector<lane> ls(lanes);
-    // On an exception every lane's queued work finishes before its slot and buffer go.
-    struct drain {
-        std::vector<lane>& ls;
-        cudaStream_t stream;
-        int exceptions = std::uncaught_exceptions();
-        ~drain() {
-            if (std::uncaught_exceptions() > exceptions) {
-                for (auto& l : ls) (void)gpu::wait_noexcept(l.s);
-                (void)gpu::wait_noexcept(stream);
-            }
-        }
-    } guard{ls, stream};
-    for (auto& l : ls) {
-        l.slot = std::make_unique<detail::pinned_bytes>(chunk * sizeof(affine<G>));
-        l.buf = gpu::device_buffer<affine<G>>(chunk, l.s);
-        CUZK_CUDA_CHECK(cudaStreamWaitEvent(l.s, ready, 0));
-    }
-    for (uint64_t k = 0; k < chunks; ++k) {
-        lane& l = ls[k % lanes];
-        const uint64_t lo = k * chunk;
-        const size_t len = size_t(std::min<uint64_t>(chunk, n - lo));
-        if (l.used) l.copied.synchronize();
-        std::memcpy(l.slot->data(), pts.data() + lo, len * sizeof(affine<G>));
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(l.buf.data(), l.slot->data(), len * sizeof(affine<G>),
-                                        cudaMemcpyHostToDevice, l.s));
-        l.copied.record(l.s);
-        l.used = true;
-        subgroup_first_bad_async<G>(d_first.data(), l.buf.data(), len, lo, l.s);
-    }
-    for (auto& l : ls) {
-        l.done.record(l.s);
-        CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, l.done, 0));
-    }
-    CUZK_CUDA_CHECK(cudaMemcpyAsync(h_first, d_first.data(), sizeof(*h_first), cudaMemcpyDeviceToHost, stream));
-    gpu::wait(stream);
-    for (auto& l : ls) gpu::wait(l.s);  // done already (stream waited for them): frees the slots safely
-    return *h_first;
+    if (pts.empty()) return 0;
+    subgroup_stream_config c = cfg;
+    c.chunk_points = std::min<size_t>(std::max<size_t>(1, c.chunk_points), pts.size());
+    c.lanes = unsigned(std::min<uint64_t>(std::max(1u, c.lanes), (pts.size() + c.chunk_points - 1) / c.chunk_points));
+    auto staging = subgroup_staging::for_group<G>(c);
+    return staging.template first_not_in_subgroup<G>(pts, stream);
 }
 
 }  // namespace cuzk

@@ -18,6 +18,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -38,18 +39,26 @@ namespace cuzk::io {
 /// A subgroup_batch_check on CUDA device `device` (-1: the calling thread's current device when
 /// this is called). The reader calls it from threads of its own, so each call selects the device
 /// on its thread; calls are serialised (one section on the GPU at a time: they would only share
-/// it, each with its own staging memory). Each call makes its own stream and checks its points as
-/// first_not_in_subgroup_device does with `cfg` (three 2^20-point chunks in flight by default:
-/// about 300 MiB of page-locked memory and of device memory for G1, twice that for G2).
+/// it). The calls share one subgroup_staging, made at the first call and freed with the last copy
+/// of the functions: cfg.lanes slots of cfg.chunk_points G2 points (G1 chunks hold twice as many
+/// points), by default 3 x 192 MiB of page-locked memory and as much device memory.
 inline subgroup_batch_check gpu_subgroup_check(int device = -1, subgroup_stream_config cfg = {}) {
     if (device < 0) CUZK_CUDA_CHECK(cudaGetDevice(&device));
-    auto serial = std::make_shared<std::mutex>();
-    auto run = [device, cfg, serial](auto pts) -> uint64_t {
+    struct shared {
+        std::mutex m;
+        std::unique_ptr<subgroup_staging> staging;
+    };
+    auto st = std::make_shared<shared>();
+    auto run = [device, cfg, st](auto pts) -> uint64_t {
         using P = std::remove_cv_t<typename decltype(pts)::element_type>;
-        std::lock_guard lock(*serial);
+        std::lock_guard lock(st->m);
         CUZK_CUDA_CHECK(cudaSetDevice(device));
+        if (!st->staging) {
+            const size_t slot = std::max<size_t>(1, cfg.chunk_points) * sizeof(affine<bls12_381::g2>);
+            st->staging = std::make_unique<subgroup_staging>(slot, cfg.lanes);
+        }
         const gpu::stream s;
-        return first_not_in_subgroup_device<typename P::group>(pts, s, cfg);
+        return first_not_in_subgroup_device<typename P::group>(pts, s, *st->staging);
     };
     subgroup_batch_check c;
     c.g1 = [run](std::span<const affine<bls12_381::g1>> pts) { return run(pts); };
