@@ -61,13 +61,14 @@ template <class G>
 std::vector<affine<G>> off_subgroup_points(std::mt19937_64& rng, size_t n) {
     std::vector<affine<G>> out;
     const auto r = G::scalar::modulus;
+    const auto in_g = subgroup_points<G>(rng, 16);
     while (out.size() < n) {
         const auto q = random_curve_point<G>(rng);
         const auto t = to_affine(mul_vartime(jacobian<G>::from_affine(q), r));  // order divides h
         out.push_back(q);
         if (!t.is_identity()) {
             out.push_back(t);
-            out.push_back(to_affine(jacobian<G>::from_affine(t) + random_subgroup_point<G>(rng)));
+            out.push_back(to_affine(jacobian<G>::from_affine(t) + in_g[out.size() % in_g.size()]));
         }
     }
     out.resize(n);
