@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // cuzk-params: validates a Filecoin (bellperson) Groth16 parameter file and prints its layout.
 //
-//   cuzk-params FILE [--digest] [--check-subgroup]
+//   cuzk-params FILE [--digest] [--check-subgroup [--gpu]]
 //
 // Walks the section counts (io::scan_bellperson_params), decodes every point with the on-curve
 // checks (io::read_bellperson_params: parallel pread chunks, all cores through OpenMP; OMP_NUM_THREADS
 // picks fewer) and prints the counts, sizes and decode speed. --check-subgroup adds the
-// prime-order subgroup check of every point (bellperson's `checked`; far slower). --digest prints
+// prime-order subgroup check of every point (bellperson's `checked`; far slower on the host), on the
+// GPU with --gpu (io/subgroup_check_device.cuh; builds with CUDA only). --digest prints
 // the digest Filecoin's parameters.json records (first 32 hex characters of BLAKE2b-512; needs a
 // build with OpenSSL). A file that ends with ".vk" is read as a verifying key.
 // Exit status: 0 valid, 1 invalid file (the reason on stderr), 2 usage or I/O error.
@@ -22,15 +23,19 @@
 
 #include "cli_version.hpp"
 #include "cuzk/io/bellperson_params.hpp"
+#if defined(CUZK_PARAMS_GPU)
+#include "cuzk_params_gpu.hpp"
+#endif
 
 namespace {
 
 constexpr const char* usage_text =
-    "usage: cuzk-params FILE [--digest] [--check-subgroup]\n"
+    "usage: cuzk-params FILE [--digest] [--check-subgroup [--gpu]]\n"
     "  validates a Filecoin/bellperson Groth16 parameter file (.params, or .vk by its name) for\n"
     "  BLS12-381 and prints its section counts, sizes and decode speed.\n"
     "  --digest          also print the parameters.json digest (BLAKE2b-512, first 32 hex chars)\n"
     "  --check-subgroup  also check that every point is in the prime-order subgroup (slow)\n"
+    "  --gpu             do the subgroup check on the GPU (builds with CUDA)\n"
     "  --help            this text\n"
     "exit status: 0 valid, 1 invalid file, 2 usage or I/O error\n";
 
@@ -43,6 +48,7 @@ struct options {
     std::string file;
     bool digest = false;
     bool check_subgroup = false;
+    bool gpu = false;
 };
 
 options parse(int argc, char** argv) {
@@ -54,11 +60,16 @@ options parse(int argc, char** argv) {
             std::exit(0);
         } else if (a == "--digest") o.digest = true;
         else if (a == "--check-subgroup") o.check_subgroup = true;
+        else if (a == "--gpu") o.gpu = true;
         else if (!a.empty() && a[0] == '-') usage_error("unknown argument " + std::string(a));
         else if (!o.file.empty()) usage_error("more than one FILE");
         else o.file = a;
     }
     if (o.file.empty()) usage_error("missing FILE");
+    if (o.gpu && !o.check_subgroup) usage_error("--gpu needs --check-subgroup (it is where that check runs)");
+#if !defined(CUZK_PARAMS_GPU)
+    if (o.gpu) usage_error("--gpu needs a build with CUDA");
+#endif
     return o;
 }
 
@@ -113,12 +124,18 @@ int main(int argc, char** argv) {
         if (vk_file) {
             (void)io::read_bellperson_vk(o.file);
         } else {
-            const auto p = io::read_bellperson_params(o.file, {.check_subgroup = o.check_subgroup});
+            io::bellperson_read_options ro{.check_subgroup = o.check_subgroup};
+#if defined(CUZK_PARAMS_GPU)
+            if (o.gpu) ro.subgroup_batch = cuzk_params::gpu_subgroup_check();
+#endif
+            const auto p = io::read_bellperson_params(o.file, ro);
             (void)p;
         }
         const double dt = seconds_since(t0);
         std::printf("decode    %.3f s, %.2f GB/s (%s, %d threads)\n", dt, dt > 0 ? double(l.file_size) / dt / 1e9 : 0.0,
-                    o.check_subgroup ? "on-curve and subgroup checks" : "on-curve checks", threads());
+                    o.check_subgroup ? (o.gpu ? "on-curve checks, subgroup checks on the GPU" : "on-curve and subgroup checks")
+                                     : "on-curve checks",
+                    threads());
 #if defined(CUZK_HAVE_OPENSSL)
         if (o.digest) {
             const auto t1 = std::chrono::steady_clock::now();

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -624,6 +625,61 @@ TEST(BellpersonParams, PointOutsideTheSubgroup) {
     const auto e1 = zcash::serialize_uncompressed(q1);
     std::copy(e1.begin(), e1.end(), t.begin() + 576);
     EXPECT_NE(read_error(t).find("delta_g1"), std::string::npos);
+}
+
+namespace {
+/// A batched subgroup check on the host, as io::gpu_subgroup_check() is on the GPU: the reader's
+/// batched path (decode, then check each section on its own thread) without a GPU. Counts its calls.
+io::bellperson_read_options host_batch_options(std::shared_ptr<std::atomic<int>> calls) {
+    auto first_bad = [calls](auto pts) -> uint64_t {
+        ++*calls;
+        for (size_t i = 0; i < pts.size(); ++i)
+            if (!is_in_subgroup(pts[i])) return i;
+        return pts.size();
+    };
+    io::subgroup_batch_check c;
+    c.g1 = [first_bad](std::span<const affine<G1>> p) { return first_bad(p); };
+    c.g2 = [first_bad](std::span<const affine<G2>> p) { return first_bad(p); };
+    return {.check_subgroup = true, .subgroup_batch = c};
+}
+}  // namespace
+
+// The batched path must fail where and as the per-point path does: the first bad point in file
+// order, whether a subgroup test or the decoder finds it, and in whichever section.
+TEST(BellpersonParams, BatchedSubgroupCheckGivesTheHostPathsVerdicts) {
+    const bytes& f = keys().synth_file;
+    const auto& pk = keys().synth_pk;
+    const auto l = io::scan_bellperson_params(f);
+    auto calls = std::make_shared<std::atomic<int>>(0);
+    const auto batch = host_batch_options(calls);
+    EXPECT_EQ(read_error(f, batch), "");
+    EXPECT_EQ(calls->load(), 10);  // five sections, from memory and from a file
+    std::mt19937_64 rng(31);
+    const auto q1 = zcash::serialize_uncompressed(ec_test::random_curve_point<G1>(rng));
+    const auto q2 = zcash::serialize_uncompressed(ec_test::random_curve_point<G2>(rng));
+    auto h = pk.h[5];
+    h.y += bls12_381::fp::one();
+    const auto off_curve_h5 = zcash::serialize_uncompressed(h);
+    const auto inf1 = zcash::serialize_uncompressed(affine<G1>::identity());
+    std::vector<bytes> cases;
+    for (const io::bellperson_section* s : {&l.h, &l.l, &l.a, &l.b_g1})
+        for (uint64_t i : {uint64_t(0), uint64_t(1), s->count - 1}) cases.push_back(with_point(f, *s, i, q1));
+    for (uint64_t i : {uint64_t(0), l.b_g2.count - 1}) cases.push_back(with_point(f, l.b_g2, i, q2));
+    cases.push_back(with_point(with_point(f, l.h, 9, q1), l.h, 5, off_curve_h5));  // decoder first
+    cases.push_back(with_point(with_point(f, l.h, 2, q1), l.h, 5, off_curve_h5));  // subgroup first
+    cases.push_back(with_point(with_point(f, l.h, 7, q1), l.l, 0, inf1));          // earlier section's
+    cases.push_back(with_point(with_point(f, l.l, 0, q1), l.h, 7, inf1));
+    cases.push_back(with_point(with_point(f, l.b_g2, 0, q2), l.b_g1, 1, q1));
+    cases.push_back(with_point(f, l.ic, 0, q1));  // the VK block: always on the host
+    for (size_t k = 0; k < cases.size(); ++k) {
+        const std::string want = read_error(cases[k], {.check_subgroup = true});
+        EXPECT_NE(want, "") << k;
+        EXPECT_EQ(read_error(cases[k], batch), want) << k;
+    }
+    // A throwing batch check (a CUDA failure) comes out of the read as it is.
+    io::bellperson_read_options failing = batch;
+    failing.subgroup_batch.g2 = [](std::span<const affine<G2>>) -> uint64_t { throw error("device lost"); };
+    EXPECT_THROW((void)io::read_bellperson_params(std::span<const uint8_t>(f), "t", failing), error);
 }
 
 // ---- the point decoder against published vectors and the zcash decoder ------------------------------------

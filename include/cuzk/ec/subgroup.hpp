@@ -80,7 +80,8 @@ template <class G>
 CUZK_HD constexpr bool is_in_subgroup(const affine<G>& p) {
     if constexpr (G::cofactor.num_bits() != 1 && detail::sparse_eigenvalue<G>()) {
         // A plain NAF from the affine point: mixed additions, no precomputed multiples.
-        jacobian<G> rhs = mul_sparse_vartime(p, G::eigenvalue_abs);  // [|lambda|]P
+        constexpr auto lambda_abs = G::eigenvalue_abs;  // local copy: usable in device code
+        jacobian<G> rhs = mul_sparse_vartime(p, lambda_abs);  // [|lambda|]P
         if constexpr (G::eigenvalue_negative) rhs = -rhs;
         const jacobian<G> jp = jacobian<G>::from_affine(p);
         if constexpr (has_phi<G>) {

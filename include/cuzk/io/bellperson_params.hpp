@@ -55,6 +55,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <future>
 #include <memory>
 #include <span>
@@ -125,11 +126,29 @@ struct bellperson_layout {
     std::array<const bellperson_section*, 5> big_sections() const { return {&h, &l, &a, &b_g1, &b_g2}; }
 };
 
+/// A batched subgroup check that the reader hands each decoded big section to, instead of testing
+/// every point on its decoding thread: each function returns the index of the first point of its
+/// span that is not in the prime-order subgroup, or the span's size (the points given are decoded:
+/// on the curve, none the identity). io/subgroup_check_device.cuh's gpu_subgroup_check() runs them
+/// on a GPU. Both must be set for the reader to use them.
+struct subgroup_batch_check {
+    std::function<uint64_t(std::span<const affine<bls12_381::g1>>)> g1;
+    std::function<uint64_t(std::span<const affine<bls12_381::g2>>)> g2;
+    explicit operator bool() const { return bool(g1) && bool(g2); }
+};
+
 /// Options for reading a parameter file.
 struct bellperson_read_options {
     /// Also check that every H, L, A, B_G1, B_G2 point is in the prime-order subgroup
     /// (bellperson's `checked`). The verifying key block is always checked.
     bool check_subgroup = false;
+    /// Where check_subgroup's tests of the five big sections run. Empty (the default): on the
+    /// decoding threads, point by point. Set: each section is decoded without them and then handed
+    /// to these functions on a thread of its own, so the next section decodes while this one is
+    /// checked (with gpu_subgroup_check(), on the GPU). The verdicts and error messages are the
+    /// host path's: the first bad point in file order, explained the same way. An exception the
+    /// functions throw (a CUDA failure) leaves the reader as it is.
+    subgroup_batch_check subgroup_batch{};
 };
 
 /// The verifying key as bellperson stores it: cuzk's verifying key plus beta_g1 and delta_g1
@@ -405,6 +424,42 @@ void decode_big_section(std::span<const uint8_t> file, const std::string& name, 
     }
 }
 
+/// The subgroup check of section s (decoded into out[0, count)) by the batch function `check`,
+/// on a thread of its own; the future throws the host path's decode_error for the first point
+/// outside the subgroup. `out` must outlive the future (a future of std::async waits for its
+/// thread when destroyed).
+template <class G, class Check>
+std::future<void> start_batch_check(std::span<const uint8_t> file, const std::string& name,
+                                    const bellperson_section& s, const std::vector<affine<G>>& out, uint64_t count,
+                                    const Check& check) {
+    return std::async(std::launch::async, [file, &name, &s, &out, count, &check] {
+        const uint64_t bad = check(std::span<const affine<G>>(out.data(), size_t(count)));
+        if (bad < count) {
+            const uint64_t at = s.offset + bad * s.point_size;
+            throw_bad_point<G>(name, s.name, bad, at, point_status::subgroup);
+        }
+    });
+}
+
+/// decode_big_section with the subgroup tests done by `check` (subgroup_batch_check): the section
+/// decodes without them, then its check starts on another thread and goes into `pending`. A
+/// decoding failure is reported only after the checks of every earlier section and of this
+/// section's points before it, so that the error is the first bad point in file order, as on the
+/// host path.
+template <class G, class Check>
+void decode_big_section_batched(std::span<const uint8_t> file, const std::string& name, const bellperson_section& s,
+                                std::vector<affine<G>>& out, const byte_source& points, const Check& check,
+                                std::vector<std::future<void>>& pending) {
+    const uint64_t bad = decode_points<G>(points, s.offset, s.count, out.data(), false);
+    pending.push_back(start_batch_check<G>(file, name, s, out, bad, check));
+    if (bad < s.count) {
+        for (auto& f : pending) f.get();  // an earlier subgroup failure is the first error
+        affine<G> p{};
+        const uint64_t at = s.offset + bad * s.point_size;
+        throw_bad_point<G>(name, s.name, bad, at, decode_point_vartime<G>(file.data() + at, p, false));
+    }
+}
+
 }  // namespace bellperson_detail
 
 // ---- reading --------------------------------------------------------------------------------
@@ -453,6 +508,24 @@ inline bellperson_params read_params(std::span<const uint8_t> file, const std::s
     auto a = bellperson_detail::allocate_section(l.a, p.a, 0);
     auto b1 = bellperson_detail::allocate_section(l.b_g1, p.b_g1, 0);
     auto b2 = bellperson_detail::allocate_section(l.b_g2, p.b_g2, 0);
+    if (opt.check_subgroup && opt.subgroup_batch) {
+        // Declared after p: destroyed first, so every check has finished before the vectors go.
+        std::vector<std::future<void>> pending;
+        const auto& g1 = opt.subgroup_batch.g1;
+        const auto& g2 = opt.subgroup_batch.g2;
+        h.get();
+        bellperson_detail::decode_big_section_batched(file, name, l.h, p.h, points, g1, pending);
+        lq.get();
+        bellperson_detail::decode_big_section_batched(file, name, l.l, p.l, points, g1, pending);
+        a.get();
+        bellperson_detail::decode_big_section_batched(file, name, l.a, p.a, points, g1, pending);
+        b1.get();
+        bellperson_detail::decode_big_section_batched(file, name, l.b_g1, p.b_g1, points, g1, pending);
+        b2.get();
+        bellperson_detail::decode_big_section_batched(file, name, l.b_g2, p.b_g2, points, g2, pending);
+        for (auto& f : pending) f.get();  // in file order: the first failure is the one reported
+        return p;
+    }
     h.get();
     bellperson_detail::decode_big_section(file, name, l.h, p.h, opt.check_subgroup, points);
     lq.get();
