@@ -112,6 +112,8 @@ public:
     ~file_source() override { ::close(fd_); }
 
     uint64_t size() const override { return size_; }
+    /// The open descriptor (io/mapped_file.hpp maps the same file through it).
+    int descriptor() const { return fd_; }
     void read_at(uint64_t offset, void* dst, size_t n) const override {
         auto* p = static_cast<uint8_t*>(dst);
         while (n > 0) {

@@ -35,20 +35,16 @@ class mapped_file {
 public:
     explicit mapped_file(const std::string& path) {
         const int fd = open_regular_file(path);
-        struct stat st {};
-        ::fstat(fd, &st);
-        size_ = size_t(st.st_size);
-        if (size_ > 0) {
-            void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (p == MAP_FAILED) {
-                const int e = errno;
-                ::close(fd);
-                throw error(path + ": mmap failed: " + std::strerror(e));
-            }
-            data_ = static_cast<const uint8_t*>(p);
+        try {
+            map(fd, path);
+        } catch (...) {
+            ::close(fd);
+            throw;
         }
         ::close(fd);  // the mapping keeps the file
     }
+    /// Maps the file open as fd (which stays the caller's).
+    mapped_file(int fd, const std::string& path) { map(fd, path); }
     mapped_file(const mapped_file&) = delete;
     mapped_file& operator=(const mapped_file&) = delete;
     ~mapped_file() {
@@ -57,29 +53,37 @@ public:
     std::span<const uint8_t> bytes() const { return {data_, size_}; }
 
 private:
+    void map(int fd, const std::string& path) {
+        struct stat st {};
+        if (::fstat(fd, &st) != 0) throw error(path + ": cannot stat: " + std::strerror(errno));
+        size_ = size_t(st.st_size);
+        if (size_ == 0) return;
+        void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED) throw error(path + ": mmap failed: " + std::strerror(errno));
+        data_ = static_cast<const uint8_t*>(p);
+    }
     const uint8_t* data_ = nullptr;
     size_t size_ = 0;
 };
 
-/// A mapped file as a byte_source. Its bytes are stable (byte_source::stable_bytes): a reader
-/// may keep views of them, holding the source (a shared_ptr) to keep the mapping alive.
+/// A regular file both read with pread (read_at, as file_source) and mapped (stable_bytes), through
+/// one descriptor, so both are the same file. A reader keeps views of the mapping, holding the
+/// source (a shared_ptr) to keep it alive; what it copies it reads with pread, which leaves no
+/// mapped pages in the process (the page cache has them either way): a copied section costs the
+/// memory of one copy, not two.
 class mapped_source final : public byte_source {
 public:
-    /// Maps path; throws cuzk::error if it cannot be opened, is not a regular file or cannot be
-    /// mapped.
-    explicit mapped_source(const std::string& path) : byte_source(path), file_(path) {}
+    /// Opens and maps path; throws cuzk::error if it cannot be opened, is not a regular file or
+    /// cannot be mapped.
+    explicit mapped_source(const std::string& path) : byte_source(path), file_(path), map_(file_.descriptor(), path) {}
 
-    uint64_t size() const override { return file_.bytes().size(); }
-    void read_at(uint64_t offset, void* dst, size_t n) const override {
-        const auto b = file_.bytes();
-        if (offset > b.size() || n > b.size() - offset)
-            throw decode_error(name_ + ": unexpected end of file at byte " + std::to_string(offset));
-        if (n) std::memcpy(dst, b.data() + offset, n);
-    }
-    std::span<const uint8_t> stable_bytes() const override { return file_.bytes(); }
+    uint64_t size() const override { return file_.size(); }
+    void read_at(uint64_t offset, void* dst, size_t n) const override { file_.read_at(offset, dst, n); }
+    std::span<const uint8_t> stable_bytes() const override { return map_.bytes(); }
 
 private:
-    mapped_file file_;
+    file_source file_;
+    mapped_file map_;
 };
 
 }  // namespace cuzk::io

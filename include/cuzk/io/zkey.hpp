@@ -220,7 +220,8 @@ struct zkey {
         const byte_source& bytes = f.source();
         const std::span<const uint8_t> stable = opt.zero_copy ? bytes.stable_bytes() : std::span<const uint8_t>{};
         auto in_place = [&](uint64_t at, size_t align) {
-            return !stable.empty() && reinterpret_cast<uintptr_t>(stable.data() + at) % align == 0;
+            return stable.size() == bytes.size() && !stable.empty() &&
+                   reinterpret_cast<uintptr_t>(stable.data() + at) % align == 0;
         };
         const bool view_a = in_place(a_at, alignof(g1)), view_b1 = in_place(b1_at, alignof(g1)),
                    view_b2 = in_place(b2_at, alignof(g2)), view_c = in_place(c_at, alignof(g1)),
