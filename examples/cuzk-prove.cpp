@@ -10,7 +10,8 @@
 //   cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend cpu|gpu] [--stages]
 //                             rapidsnark's interface: proves a circom/snarkjs circuit and writes
 //                             proof.json and public.json as snarkjs does (bn128 or bls12381,
-//                             read from the zkey); --stages prints the per-stage times to stderr.
+//                             read from the zkey); --stages prints the per-stage times to stderr;
+//                             --copy-key reads the key into memory of its own instead of mapping it.
 //   cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...]   many witnesses, the key read once
 //   cuzk-prove <circuit.zkey> --serve [--out DIR]                 witness paths on stdin, JSON lines out
 //                             (examples/zkey_prover.hpp): all three shells over the front door
@@ -85,11 +86,13 @@ struct options {
         help ? stdout : stderr,
         "%s\n"
         "usage: cuzk-prove <circuit.zkey> <witness.wtns> <proof.json> <public.json> [--backend auto|cpu|gpu] "
-        "[--stages]\n"
+        "[--stages] [--copy-key]\n"
         "                               rapidsnark's interface: proves a circom/snarkjs circuit (bn128 or\n"
         "                               bls12381, read from the zkey), verifies the proof, then writes\n"
         "                               proof.json and public.json as snarkjs does; exits 1 and writes\n"
         "                               nothing if the witness does not satisfy the circuit\n"
+        "                               (--copy-key: the key copied into memory of its own, not mapped:\n"
+        "                               for a key file that may be rewritten in place while proving)\n"
         "       cuzk-prove <circuit.zkey> --out DIR <w1.wtns> [w2.wtns ...] [--backend auto|cpu|gpu]\n"
         "                  [--workers N] [--trace FILE]\n"
         "                               proves every witness with the key read once: DIR/w1.proof.json,\n"
@@ -420,7 +423,7 @@ int run(const options& o) {
 int file_mode(int argc, char** argv) {
     const std::string zkey = argv[1];
     std::string backend = "auto", out_dir, trace;
-    bool stages = false, serving = false, have_out = false, have_workers = false;
+    bool stages = false, copy_key = false, serving = false, have_out = false, have_workers = false;
     unsigned workers = 0;  // 0: the front door's default (service::prover_options::workers_per_device)
     std::vector<std::string> files;
     for (int i = 2; i < argc; ++i) {
@@ -444,6 +447,8 @@ int file_mode(int argc, char** argv) {
             trace = argv[++i];
         } else if (a == "--stages") {
             stages = true;
+        } else if (a == "--copy-key") {
+            copy_key = true;
         } else if (a == "--serve") {
             serving = true;
         } else if (!a.empty() && a[0] == '-') {
@@ -472,8 +477,8 @@ int file_mode(int argc, char** argv) {
         if (have_out)
             return bn ? prove_batch<cuzk::io::bn128>(zkey, files, out_dir, backend, workers, trace)
                       : prove_batch<cuzk::io::bls12381>(zkey, files, out_dir, backend, workers, trace);
-        return bn ? prove_single<cuzk::io::bn128>(zkey, files[0], files[1], files[2], backend, stages)
-                  : prove_single<cuzk::io::bls12381>(zkey, files[0], files[1], files[2], backend, stages);
+        return bn ? prove_single<cuzk::io::bn128>(zkey, files[0], files[1], files[2], backend, stages, copy_key)
+                  : prove_single<cuzk::io::bls12381>(zkey, files[0], files[1], files[2], backend, stages, copy_key);
     } catch (const std::exception& e) {
         std::fprintf(stderr, "cuzk-prove: error: %s\n", e.what());
         return 1;

@@ -78,14 +78,19 @@ public:
     using fr = typename curve::fr;
 
     /// backend: "auto" (GPU when present and built), "cpu" or "gpu" (an error without one).
-    resident_zkey(const std::string& path, const std::string& where, unsigned workers) : path_(path) {
+    /// copy_key: read the key into memory of its own (io::file_source) instead of mapping it.
+    resident_zkey(const std::string& path, const std::string& where, unsigned workers, bool copy_key = false)
+        : path_(path) {
         using cuzk::service::backend;
         cuzk::service::prover_options o;
         o.where = where == "gpu" ? backend::gpu : where == "cpu" ? backend::cpu : backend::automatic;
         o.workers_per_device = workers;
         const auto t0 = std::chrono::steady_clock::now();
         p_ = prover::open(cuzk::service::reading(cuzk::service::errc::io,
-                                                 [&] { return std::make_shared<const cuzk::io::file_source>(path); }),
+                                                 [&]() -> std::shared_ptr<const cuzk::io::byte_source> {
+                                                     if (copy_key) return std::make_shared<const cuzk::io::file_source>(path);
+                                                     return std::make_shared<const cuzk::io::mapped_source>(path);
+                                                 }),
                           o);
         read_s_ = seconds_since(t0);
     }
@@ -258,9 +263,10 @@ inline void check_outputs(const std::string& zkey, const std::string& wtns, cons
 /// Single mode: rapidsnark's interface. Exit status 0 or 1.
 template <class IoCurve>
 int prove_single(const std::string& zkey, const std::string& wtns, const std::string& proof_path,
-                 const std::string& public_path, const std::string& backend, bool print_stages) {
+                 const std::string& public_path, const std::string& backend, bool print_stages,
+                 bool copy_key = false) {
     check_outputs(zkey, wtns, proof_path, public_path);
-    resident_zkey<IoCurve> key(zkey, backend, 1);
+    resident_zkey<IoCurve> key(zkey, backend, 1, copy_key);
     outcome r;
     {
         witness_pipeline<IoCurve> pipe(

@@ -65,7 +65,7 @@ groth16::proving_key<C> monomial_key(const groth16::r1cs<fr>& cs, uint64_t seed,
     std::vector<fr> s(n);
     s[0] = (tw.tau.pow_vartime(uint64_t(n)) - fr::one()) * tw.delta.inverse();
     for (size_t k = 1; k < n; ++k) s[k] = s[k - 1] * tw.tau;
-    groth16::detail::fixed_base_table<G1>(affine<G1>::generator()).mul_all(s, pk.h);
+    groth16::detail::fixed_base_table<G1>(affine<G1>::generator()).mul_all(s, pk.h.owned());
     pk.h_convention = groth16::h_basis::monomial;
     return pk;
 }
@@ -92,8 +92,8 @@ void put_point(bytes& out, const affine<G>& p) {
     const auto e = zcash::serialize_uncompressed(p);
     out.insert(out.end(), e.begin(), e.end());
 }
-template <class G>
-void put_section(bytes& out, const std::vector<affine<G>>& pts, size_t n, bool skip_identity) {
+template <class Points>  // a std::vector or a groth16::key_points of affine points
+void put_section(bytes& out, const Points& pts, size_t n, bool skip_identity) {
     size_t count = 0;
     for (size_t i = 0; i < n; ++i) count += !(skip_identity && pts[i].is_identity());
     put_u32(out, uint32_t(count));
@@ -202,7 +202,7 @@ const fixture_keys& keys() {
 
 /// The first point of a density-compressed section: the first non-identity of the key's vector.
 template <class G>
-affine<G> first_present(const std::vector<affine<G>>& v) {
+affine<G> first_present(const groth16::key_points<affine<G>>& v) {
     for (const auto& p : v)
         if (!p.is_identity()) return p;
     return affine<G>::identity();
@@ -370,7 +370,7 @@ TEST(BellpersonParams, LagrangeKeysConvertToTheToxicWasteMonomialBasis) {
 
 TEST(BellpersonParams, WriterRejectsKeysBellpersonCouldNotRead) {
     auto pk = keys().dense_pk;
-    pk.l[1] = affine<G1>::identity();  // an unconstrained variable
+    pk.l.owned()[1] = affine<G1>::identity();  // an unconstrained variable
     try {
         (void)io::bellperson_params_bytes(pk);
         ADD_FAILURE() << "accepted";
@@ -837,7 +837,8 @@ TEST(BellpersonParams, WriteLargeKeyForTheCli) {
     const auto ckt = groth16::synthetic_circuit<fr>({.log_domain = made, .num_public = 4, .bit_share = 0.9, .seed = 1});
     auto pk = monomial_key(ckt.system, 1);
     const size_t copies = size_t(1) << (k - made), inputs = pk.vk.ic.size();
-    auto repeat = [&](auto& v, size_t keep) {  // v[0, keep) once, then v[keep, end) `copies` times
+    auto repeat = [&](auto& points, size_t keep) {  // v[0, keep) once, then v[keep, end) `copies` times
+        auto& v = points.owned();
         const auto tail = std::vector(v.begin() + std::ptrdiff_t(keep), v.end());
         v.resize(keep);
         for (size_t c = 0; c < copies; ++c) v.insert(v.end(), tail.begin(), tail.end());

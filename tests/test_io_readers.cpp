@@ -39,9 +39,58 @@ void expect_decode_error(const std::function<void()>& f, std::initializer_list<s
     ADD_FAILURE() << "expected decode_error, nothing thrown";
 }
 
+/// b in a file called `name` in a directory of its own, mapped (io::mapped_source); the file is
+/// removed at once (the mapping keeps it). The source's name is the file's path.
+std::shared_ptr<const byte_source> mapped_of(const bytes& b, const std::string& name) {
+    static int serial = 0;
+    const auto dir = std::filesystem::temp_directory_path() /
+                     ("cuzk_mapped_" + std::to_string(::getpid()) + "_" + std::to_string(serial++));
+    std::filesystem::create_directories(dir);
+    const auto path = dir / name;
+    {
+        std::ofstream out(path, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+    }
+    auto src = std::make_shared<mapped_source>(path.string());
+    std::filesystem::remove_all(dir);
+    return src;
+}
+
+/// A message of a mapped source's error with its directory taken out (what the same bytes give
+/// read from memory under the file's name).
+std::string without_dir(std::string msg, const byte_source& mapped) {
+    const std::string dir = std::filesystem::path(mapped.name()).parent_path().string() + "/";
+    for (size_t at; (at = msg.find(dir)) != std::string::npos;) msg.erase(at, dir.size());
+    return msg;
+}
+
+template <class T>
+inline constexpr bool is_zkey = requires { T::coefficient_chunk; };
+
+/// A reader of b for expect_decode_error. A zkey is read twice, mapped (its aligned point
+/// sections checked in place) and from memory: both must give the same error, or none.
 template <class T>
 auto reader_of(const bytes& b, const std::string& name) {
-    return [b, name] { (void)T::read(source_of(b, name)); };
+    return [b, name] {
+        if constexpr (is_zkey<T>) {
+            std::string mapped_error = "(none)";
+            const auto m = mapped_of(b, name);
+            try {
+                (void)T::read(m);
+            } catch (const decode_error& e) {
+                mapped_error = without_dir(e.what(), *m);
+            }
+            try {
+                (void)T::read(source_of(b, name));
+            } catch (const decode_error& e) {
+                EXPECT_EQ(mapped_error, e.what()) << "the mapped read's error differs";
+                throw;
+            }
+            EXPECT_EQ(mapped_error, "(none)") << "only the mapped read failed";
+        } else {
+            (void)T::read(source_of(b, name));
+        }
+    };
 }
 
 void put32(bytes& b, size_t at, uint32_t v) {
@@ -342,6 +391,57 @@ TYPED_TEST(io_readers, zkey_decodes_points_and_coefficients) {
     }
 }
 
+TYPED_TEST(io_readers, zkey_mapped_reads_the_same_key_with_aligned_sections_in_place) {
+    using Z = zkey<TypeParam>;
+    toy_zkey<TypeParam> toy;
+    // Each 12-byte section header moves the next section by 4 bytes mod 8, and section 4's entries
+    // are 12 + n8 bytes: one coefficient more flips the alignment of every point section after it.
+    for (int extra = 0; extra < 2; ++extra) {
+        if (extra) toy.coeffs.push_back({1, 2, 1, TypeParam::fr::one()});
+        const bytes file = toy.build().build();
+        const Z copied = Z::read(source_of(file, "t.zkey"));
+        const Z mapped = Z::read(mapped_of(file, "t.zkey"));
+        const Z copied_from_map = Z::read(mapped_of(file, "t.zkey"), zkey_read_options{.zero_copy = false});
+        for (const Z* z : {&mapped, &copied_from_map}) {
+            EXPECT_EQ(z->vk.ic, copied.vk.ic);
+            EXPECT_EQ(z->a, copied.a);
+            EXPECT_EQ(z->b1, copied.b1);
+            EXPECT_EQ(z->b2, copied.b2);
+            EXPECT_EQ(z->c, copied.c);
+            EXPECT_EQ(z->h, copied.h);
+            ASSERT_EQ(z->coeffs.size(), copied.coeffs.size());
+        }
+        const binfile f(source_of(file, "t.zkey"), "zkey", 1);
+        auto expect_view = [&](const auto& v, uint32_t id, const char* what) {
+            const bool aligned = f.section(id).offset % 8 == 0;
+            EXPECT_EQ(v.is_view(), aligned) << what << ", section offset " << f.section(id).offset;
+        };
+        expect_view(mapped.a, 5, "A");
+        expect_view(mapped.b1, 6, "B1");
+        expect_view(mapped.b2, 7, "B2");
+        expect_view(mapped.c, 8, "C");
+        expect_view(mapped.h, 9, "H");
+        EXPECT_NE(mapped.a.is_view(), mapped.b1.is_view()) << "consecutive sections alternate in alignment";
+        for (const auto* v : {&copied_from_map.a, &copied_from_map.b1, &copied_from_map.c, &copied_from_map.h})
+            EXPECT_FALSE(v->is_view());
+        EXPECT_FALSE(copied.a.is_view());
+        // The views keep the mapping alive: the key outlives every other holder of the source
+        // (the file itself is gone already), and a copy of a view is a view of the same bytes.
+        Z moved = Z::read(mapped_of(file, "t.zkey"));
+        groth16::key_points<typename Z::g1> a = std::move(moved.a), b1 = std::move(moved.b1);
+        moved = Z{};
+        EXPECT_EQ(a, copied.a);
+        EXPECT_EQ(b1, copied.b1);
+        const auto kept = a.is_view() ? a : b1;
+        EXPECT_TRUE(kept.is_view());
+        // owned() copies a view into storage of its own.
+        auto owned = kept;
+        owned.owned();
+        EXPECT_FALSE(owned.is_view());
+        EXPECT_EQ(owned, kept);
+    }
+}
+
 TYPED_TEST(io_readers, zkey_rejects_every_truncation_and_corruption) {
     using Z = zkey<TypeParam>;
     using fq = typename TypeParam::fq;
@@ -481,8 +581,8 @@ struct chunky_zkey {
         key.c = g1s(key.n_vars - key.n_public - 1, 2);
         key.h = g1s(key.domain_size, 3);
         key.b2.resize(key.n_vars);
-        for (uint64_t i = 0; i < key.n_vars; ++i) key.b2[i] = p2[i % p2.size()];
-        key.a[4097] = {};  // the identity (all-zero bytes) is accepted anywhere
+        for (uint64_t i = 0; i < key.n_vars; ++i) key.b2.owned()[i] = p2[i % p2.size()];
+        key.a.owned()[4097] = {};  // the identity (all-zero bytes) is accepted anywhere
         for (uint64_t i = 0; i < 3 * Z::coefficient_chunk + 5; ++i)
             key.coeffs.push_back({zkey_matrix(rng() % 2), uint32_t(rng() % key.domain_size),
                                   uint32_t(rng() % key.n_vars), fr::random(rng)});
@@ -531,6 +631,29 @@ TYPED_TEST(io_readers, zkey_sections_of_many_chunks_read_back_exactly) {
         EXPECT_EQ(z.coeffs[i].constraint, t.key.coeffs[i].constraint) << i;
         EXPECT_EQ(z.coeffs[i].signal, t.key.coeffs[i].signal) << i;
         EXPECT_EQ(z.coeffs[i].value, t.key.coeffs[i].value) << i;
+    }
+}
+
+TYPED_TEST(io_readers, zkey_mapped_checks_every_point_in_place_across_chunks) {
+    using Z = zkey<TypeParam>;
+    const chunky_zkey<TypeParam>& t = chunky_zkey<TypeParam>::get();
+    const Z z = Z::read(mapped_of(t.file, "c.zkey"));
+    EXPECT_EQ(z.a, t.key.a);
+    EXPECT_EQ(z.b1, t.key.b1);
+    EXPECT_EQ(z.b2, t.key.b2);
+    EXPECT_EQ(z.c, t.key.c);
+    EXPECT_EQ(z.h, t.key.h);
+    EXPECT_TRUE(z.a.is_view() || z.b1.is_view());
+    // A bad point in each section (viewed or copied), past the first chunk: the mapped read names
+    // the same point as the read from memory.
+    const uint64_t chunk = io::point_chunk_for(t.key.n_vars);
+    for (uint32_t section : {5u, 6u, 7u, 8u, 9u}) {
+        bytes b = t.file;
+        const size_t y = (section == 7 ? 2 : 1) * sizeof(typename TypeParam::fq);
+        const uint64_t i = section == 9 ? 1025 : chunk + 3;
+        b[t.offset(section, i) + y] ^= 0x01;
+        expect_decode_error(reader_of<Z>(b, "c.zkey"), {"section " + std::to_string(section), " point " +
+                                                        std::to_string(i) + ":", "not on the curve"});
     }
 }
 

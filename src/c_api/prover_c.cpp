@@ -113,7 +113,7 @@ std::shared_ptr<const cuzk::io::byte_source> zkey_buffer_source(const void* p, u
 
 std::shared_ptr<const cuzk::io::byte_source> zkey_file_source(const char* path) {
     if (!path) null_argument("zkey_file_path");
-    return service::reading(errc::io, [&] { return std::make_shared<const cuzk::io::file_source>(path); });
+    return service::reading(errc::io, [&] { return std::make_shared<const cuzk::io::mapped_source>(path); });
 }
 
 /// rapidsnark's buffer rule: both texts fit, NUL included, or neither is written and both sizes

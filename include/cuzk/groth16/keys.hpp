@@ -31,6 +31,7 @@
 #include "cuzk/core/error.hpp"
 #include "cuzk/ec/affine.hpp"
 #include "cuzk/groth16/density.hpp"
+#include "cuzk/groth16/key_points.hpp"
 #include "cuzk/ntt/domain.hpp"
 
 namespace cuzk::groth16 {
@@ -55,11 +56,12 @@ struct proving_key {
     using g2_affine = affine<typename Curve::g2>;
     verifying_key<Curve> vk;
     g1_affine beta_g1, delta_g1;
-    std::vector<g1_affine> a;     ///< [A_i(tau)]_1, every variable (dense) or those a_density marks
-    std::vector<g1_affine> b_g1;  ///< [B_i(tau)]_1, every variable (dense) or those b_density marks
-    std::vector<g2_affine> b_g2;  ///< [B_i(tau)]_2, likewise
-    std::vector<g1_affine> l;     ///< [(beta A_i + alpha B_i + C_i)(tau) / delta]_1, auxiliary variables
-    std::vector<g1_affine> h;     ///< domain-size points in the h_basis convention
+    // Owned, or views of a mapped key file (groth16/key_points.hpp).
+    key_points<g1_affine> a;     ///< [A_i(tau)]_1, every variable (dense) or those a_density marks
+    key_points<g1_affine> b_g1;  ///< [B_i(tau)]_1, every variable (dense) or those b_density marks
+    key_points<g2_affine> b_g2;  ///< [B_i(tau)]_2, likewise
+    key_points<g1_affine> l;     ///< [(beta A_i + alpha B_i + C_i)(tau) / delta]_1, auxiliary variables
+    key_points<g1_affine> h;     ///< domain-size points in the h_basis convention
     h_basis h_convention = h_basis::lagrange_odd_coset;
     /// The roots of unity of the domain the key was made on.
     ntt::domain_roots roots = ntt::domain_roots::snarkjs;
@@ -110,7 +112,8 @@ proving_key<Curve> to_density_compressed(proving_key<Curve> pk, density_map a_de
         throw invalid_argument("to_density_compressed: density maps cover " + std::to_string(a_density.size()) +
                                " (A) and " + std::to_string(b_density.size()) + " (B) variables, the key has " +
                                std::to_string(nv));
-    auto keep = [&](auto& v, const density_map& d, const char* what) {
+    auto keep = [&](auto& points, const density_map& d, const char* what) {
+        auto& v = points.owned();
         size_t k = 0;
         for (size_t i = 0; i < nv; ++i) {
             if (d.test(i)) v[k++] = v[i];
@@ -136,7 +139,7 @@ proving_key<Curve> to_dense(proving_key<Curve> pk) {
     if (pk.is_dense()) return pk;
     check_key_vectors(pk, "to_dense");
     auto expand = [](auto& v, const density_map& d) {
-        std::remove_reference_t<decltype(v)> out(d.size());  // zero = the identity
+        std::vector<typename std::remove_reference_t<decltype(v)>::value_type> out(d.size());  // zero = the identity
         for (size_t i = 0, k = 0; i < d.size(); ++i)
             if (d.test(i)) out[i] = v[k++];
         v = std::move(out);

@@ -194,11 +194,11 @@ proving_key<Curve> setup_from_toxic_waste(const r1cs<typename Curve::fr>& cs, co
     pk.beta_g1 = single1(tw.beta);
     pk.delta_g1 = single1(tw.delta);
     g1.mul_all(s.ic, pk.vk.ic);
-    g1.mul_all(s.a, pk.a);
-    g1.mul_all(s.b, pk.b_g1);
-    g2.mul_all(s.b, pk.b_g2);
-    g1.mul_all(s.l, pk.l);
-    g1.mul_all(s.h, pk.h);
+    g1.mul_all(s.a, pk.a.owned());
+    g1.mul_all(s.b, pk.b_g1.owned());
+    g2.mul_all(s.b, pk.b_g2.owned());
+    g1.mul_all(s.l, pk.l.owned());
+    g1.mul_all(s.h, pk.h.owned());
     pk.h_convention = h_basis::lagrange_odd_coset;
     return pk;
 }

@@ -79,6 +79,7 @@
 #include "cuzk/groth16/keys.hpp"
 #include "cuzk/io/atomic_file.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/io/mapped_file.hpp"
 #include "cuzk/core/bulk_vector.hpp"
 #include "cuzk/io/parallel_chunks.hpp"
 #include "cuzk/io/point_check.hpp"
@@ -287,38 +288,10 @@ uint64_t decode_points(const byte_source& src, uint64_t offset, uint64_t count, 
         });
 }
 
-/// The whole file read-only in memory (mmap PROT_READ, MAP_PRIVATE as supraseal maps it). A
-/// file truncated by someone else while mapped raises SIGBUS on access: the reader checks sizes
+/// The whole file read-only in memory, as supraseal maps it (io/mapped_file.hpp). A file
+/// truncated by someone else while mapped raises SIGBUS on access: the reader checks sizes
 /// against fstat's, which is all it can do.
-class mapped_params_file {
-public:
-    explicit mapped_params_file(const std::string& path) {
-        const int fd = open_regular_file(path);  // a FIFO or device refused without blocking
-        struct stat st {};
-        ::fstat(fd, &st);
-        size_ = size_t(st.st_size);
-        if (size_ > 0) {
-            void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (p == MAP_FAILED) {
-                const int e = errno;
-                ::close(fd);
-                throw error(path + ": mmap failed: " + std::strerror(e));
-            }
-            data_ = static_cast<const uint8_t*>(p);
-        }
-        ::close(fd);
-    }
-    mapped_params_file(const mapped_params_file&) = delete;
-    mapped_params_file& operator=(const mapped_params_file&) = delete;
-    ~mapped_params_file() {
-        if (data_) ::munmap(const_cast<uint8_t*>(data_), size_);
-    }
-    std::span<const uint8_t> bytes() const { return {data_, size_}; }
-
-private:
-    const uint8_t* data_ = nullptr;
-    size_t size_ = 0;
-};
+using mapped_params_file = io::mapped_file;
 
 /// Walks the counts from `pos` on (IC first); throws decode_error naming the section.
 inline void scan_sections(std::span<const uint8_t> file, const std::string& name, uint64_t pos,
@@ -708,7 +681,7 @@ inline void to_monomial_h(groth16::proving_key<bellperson_curve>& pk) {
     for (size_t k = 1; k < n; ++k) scale[k] = scale[k - 1] * x0;
 #pragma omp parallel for schedule(static)
     for (int64_t k = 0; k < int64_t(n); ++k) v[size_t(k)] = mul_vartime(v[size_t(k)], scale[size_t(k)]);
-    batch_normalize<jacobian<G1>>(v, pk.h);
+    batch_normalize<jacobian<G1>>(v, pk.h.owned());
     pk.h_convention = groth16::h_basis::monomial;
 }
 

@@ -54,6 +54,10 @@ public:
     virtual void read_at(uint64_t offset, void* dst, size_t n) const = 0;
     /// The file name (or a label) used in error messages.
     const std::string& name() const { return name_; }
+    /// All the bytes in memory that stays valid, unchanged by this process, as long as the source
+    /// lives (a mapped file: io/mapped_file.hpp), for readers that keep views instead of copies;
+    /// empty where the source cannot promise that (a file read with pread, caller-owned memory).
+    virtual std::span<const uint8_t> stable_bytes() const { return {}; }
 
 protected:
     explicit byte_source(std::string name) : name_(std::move(name)) {}
@@ -108,6 +112,8 @@ public:
     ~file_source() override { ::close(fd_); }
 
     uint64_t size() const override { return size_; }
+    /// The open descriptor (io/mapped_file.hpp maps the same file through it).
+    int descriptor() const { return fd_; }
     void read_at(uint64_t offset, void* dst, size_t n) const override {
         auto* p = static_cast<uint8_t*>(dst);
         while (n > 0) {
@@ -290,6 +296,8 @@ public:
     }
 
     const byte_source& source() const { return *src_; }
+    /// The source, shared: what a view of its stable_bytes holds to keep them alive.
+    std::shared_ptr<const byte_source> shared_source() const { return src_; }
     const std::string& name() const { return src_->name(); }
     uint32_t version() const { return version_; }
     const std::vector<section_info>& sections() const { return sections_; }

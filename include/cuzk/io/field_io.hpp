@@ -125,6 +125,47 @@ constexpr uint64_t point_chunk_for(uint64_t count) {
     return std::clamp<uint64_t>(count / 64, uint64_t(1) << 8, uint64_t(1) << 12);
 }
 
+namespace detail {
+
+/// decode_chunks over `count` points at pts, `load(lo, hi)` first bringing points [lo, hi) there;
+/// throws r.fail naming the first bad point (see read_points_at).
+template <class Point, class Prepare, class Load>
+void check_point_chunks(const Point* pts, uint64_t count, const section_reader& r, bool check_on_curve,
+                        bool check_subgroup, std::string_view what, std::initializer_list<fresh_pages> touch,
+                        Prepare&& prepare, Load&& load) {
+    static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
+    auto bad = [check_on_curve, check_subgroup](const Point& p) -> const char* {
+        if (!coordinates_canonical(p.x) || !coordinates_canonical(p.y)) return "coordinate is not below the modulus q";
+        if ((check_on_curve || check_subgroup) && !p.is_on_curve()) return "point is not on the curve";
+        if (check_subgroup && !is_in_subgroup(p)) return "point is not in the prime-order subgroup";
+        return nullptr;
+    };
+    // A chunk's first bad point: the first with a coordinate not below q, unless an earlier one is
+    // off the curve (8 at a time, io/point_check.hpp) or outside the subgroup; bad() says why.
+    auto first_bad_in = [&](uint64_t lo, uint64_t hi) {
+        uint64_t end = hi;
+        for (uint64_t i = lo; i < hi; ++i)
+            if (!coordinates_canonical(pts[i].x) || !coordinates_canonical(pts[i].y)) {
+                end = i;
+                break;
+            }
+        if (check_on_curve || check_subgroup) end = lo + first_off_curve_vartime(pts + lo, end - lo);
+        if (check_subgroup)
+            for (uint64_t i = lo; i < end; ++i)
+                if (!is_in_subgroup(pts[i])) return i;
+        return end;
+    };
+    const uint64_t first_bad = decode_chunks(count, point_chunk_for(count), 0, touch, std::forward<Prepare>(prepare),
+                                             [&](uint64_t lo, uint64_t hi, uint8_t*) {
+                                                 load(lo, hi);
+                                                 return first_bad_in(lo, hi);
+                                             });
+    if (first_bad < count)
+        throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " + bad(pts[first_bad]));
+}
+
+}  // namespace detail
+
 /// Reads the vec.size() points stored as snarkjs does in zkeys (x then y, each little-endian
 /// Montgomery; Fq2 as c0 then c1; infinity as all-zero bytes) at offset `at` of src straight into
 /// vec, in parallel chunks, and checks every coordinate is below q and, if check_on_curve, that
@@ -136,37 +177,22 @@ template <class Point, class Prepare>
 void read_points_at(const byte_source& src, const section_reader& r, uint64_t at, std::vector<Point>& vec,
                     bool check_on_curve, bool check_subgroup, std::string_view what,
                     std::initializer_list<fresh_pages> touch, Prepare&& prepare) {
-    static_assert(sizeof(Point) == 2 * sizeof(typename Point::field), "points must be two packed coordinates");
-    auto bad = [check_on_curve, check_subgroup](const Point& p) -> const char* {
-        if (!detail::coordinates_canonical(p.x) || !detail::coordinates_canonical(p.y))
-            return "coordinate is not below the modulus q";
-        if ((check_on_curve || check_subgroup) && !p.is_on_curve()) return "point is not on the curve";
-        if (check_subgroup && !is_in_subgroup(p)) return "point is not in the prime-order subgroup";
-        return nullptr;
-    };
-    // A chunk's first bad point: the first with a coordinate not below q, unless an earlier one is
-    // off the curve (8 at a time, io/point_check.hpp) or outside the subgroup; bad() says why.
-    auto first_bad_in = [&](uint64_t lo, uint64_t hi) {
-        uint64_t end = hi;
-        for (uint64_t i = lo; i < hi; ++i)
-            if (!detail::coordinates_canonical(vec[i].x) || !detail::coordinates_canonical(vec[i].y)) {
-                end = i;
-                break;
-            }
-        if (check_on_curve || check_subgroup) end = lo + first_off_curve_vartime(vec.data() + lo, end - lo);
-        if (check_subgroup)
-            for (uint64_t i = lo; i < end; ++i)
-                if (!is_in_subgroup(vec[i])) return i;
-        return end;
-    };
-    const uint64_t first_bad = decode_chunks(vec.size(), point_chunk_for(vec.size()), 0, touch,
-                                             std::forward<Prepare>(prepare), [&](uint64_t lo, uint64_t hi, uint8_t*) {
-                                                 src.read_at(at + lo * sizeof(Point), vec.data() + lo,
-                                                             size_t(hi - lo) * sizeof(Point));
-                                                 return first_bad_in(lo, hi);
-                                             });
-    if (first_bad < vec.size())
-        throw r.fail(std::string(what) + " " + std::to_string(first_bad) + ": " + bad(vec[first_bad]));
+    Point* out = vec.data();
+    detail::check_point_chunks(out, vec.size(), r, check_on_curve, check_subgroup, what, touch,
+                               std::forward<Prepare>(prepare), [&](uint64_t lo, uint64_t hi) {
+                                   src.read_at(at + lo * sizeof(Point), out + lo, size_t(hi - lo) * sizeof(Point));
+                               });
+}
+
+/// The checks of read_points_at on `count` points that are already in memory where they will stay
+/// (a mapped file's bytes, byte_source::stable_bytes): nothing is copied. pts must be aligned for
+/// Point. Throws r.fail naming the first bad point, with read_points_at's messages.
+template <class Point, class Prepare>
+void check_points_in_place(const Point* pts, uint64_t count, const section_reader& r, bool check_on_curve,
+                           bool check_subgroup, std::string_view what, std::initializer_list<fresh_pages> touch,
+                           Prepare&& prepare) {
+    detail::check_point_chunks(pts, count, r, check_on_curve, check_subgroup, what, touch,
+                               std::forward<Prepare>(prepare), [](uint64_t, uint64_t) {});
 }
 
 /// Reads `count` points from r (see read_points_at) into out, sized here.

@@ -16,8 +16,14 @@
 //   10 MPC transcript: csHash[64], u32 nContributions, contributions (read by `snarkjs zkey
 //      contribute/verify/beacon`, never by the prover; the reader ignores it)
 // Points are affine, coordinates little-endian in Montgomery form w.r.t. 2^(8*n8q), G2 as c0
-// then c1, infinity all-zero bytes: exactly cuzk's in-memory layout, so point sections are read
-// straight into their vectors (one copy of a large key in memory) and then validated.
+// then c1, infinity all-zero bytes: exactly cuzk's in-memory layout (affine<G> is its two
+// coordinates, no flag or padding: static_asserts in io/field_io.hpp), so point sections are read
+// straight into their vectors (one copy of a large key in memory) and then validated. From a
+// mapped file (io/mapped_file.hpp) they are not read at all: every point is checked where it lies
+// in the page cache and the key's vectors are views of the mapping (groth16/key_points.hpp),
+// where the section's offset in the file is aligned for the point type. Sections alternate in
+// alignment (each section header is 12 bytes): an unaligned one is copied as from any other
+// source, since the arithmetic (and the compiler's vectorised loops) may assume aligned limbs.
 //
 // write_zkey is the exact inverse of zkey::read: sections 1..10 in order, the same encodings,
 // and a section 10 with no contributions (see write_zkey).
@@ -32,7 +38,9 @@
 #include <utility>
 #include <vector>
 
+#include "cuzk/groth16/key_points.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/io/mapped_file.hpp"
 #include "cuzk/core/bulk_vector.hpp"
 #include "cuzk/io/parallel_chunks.hpp"
 #include "cuzk/io/field_io.hpp"
@@ -79,6 +87,10 @@ struct zkey_read_options {
     /// Also check that every point is in the prime-order subgroup (ec/subgroup.hpp; about a
     /// scalar multiplication per point, far slower than the read; snarkjs never checks).
     bool check_subgroup = false;
+    /// From a source whose bytes are stable (a mapped file, byte_source::stable_bytes), leave the
+    /// aligned point sections where they are: checked in place, the key's vectors views of them.
+    /// Off: every point copied into the key's own memory, as from any source.
+    bool zero_copy = true;
 };
 
 /// A parsed snarkjs Groth16 .zkey: everything a prover needs, resident in memory.
@@ -96,11 +108,12 @@ struct zkey {
 
     groth16_vk<Curve> vk;                     ///< alpha1, beta1, beta2, gamma2, delta1, delta2, IC
     std::vector<zkey_coefficient<fr>> coeffs;  ///< A and B entries (section 4)
-    std::vector<g1> a;                         ///< [A_s(tau)]_1, s < n_vars
-    std::vector<g1> b1;                        ///< [B_s(tau)]_1
-    std::vector<g2> b2;                        ///< [B_s(tau)]_2
-    std::vector<g1> c;                         ///< private signals' L points, s = n_public+1 ..
-    std::vector<g1> h;                         ///< H_i, i < domain_size (snarkjs's odd-coset basis)
+    // Owned, or views of the mapped file the key was read from (zkey_read_options::zero_copy).
+    groth16::key_points<g1> a;                 ///< [A_s(tau)]_1, s < n_vars
+    groth16::key_points<g1> b1;                ///< [B_s(tau)]_1
+    groth16::key_points<g2> b2;                ///< [B_s(tau)]_2
+    groth16::key_points<g1> c;                 ///< private signals' L points, s = n_public+1 ..
+    groth16::key_points<g1> h;                 ///< H_i, i < domain_size (snarkjs's odd-coset basis)
 
     /// log2(domain_size).
     uint32_t domain_log2() const {
@@ -123,9 +136,10 @@ struct zkey {
     /// Bytes of one section 4 entry: matrix, constraint, signal (u32 each), value.
     static constexpr uint64_t coefficient_bytes = 12 + n8_of<fr>;
 
-    /// Reads and validates a .zkey file.
+    /// Reads and validates a .zkey file, mapped (io/mapped_source: with zero_copy, the key's
+    /// aligned point sections stay in the page cache).
     static zkey read(const std::string& path, zkey_read_options opt = {}) {
-        return read(std::make_shared<file_source>(path), opt);
+        return read(std::make_shared<mapped_source>(path), opt);
     }
 
     /// Reads and validates .zkey bytes from any source.
@@ -201,25 +215,53 @@ struct zkey {
         // much as checking the points in it (the kernel zeroes it; in a VM the host backs it
         // first, ~1 s per GB on one core of the 2-core development VM): all storage is reserved
         // up front, and while the team reads section k it also populates the pages of section
-        // k + 2, and one thread of it sizes section k + 1 (populated already: a memset).
+        // k + 2, and one thread of it sizes section k + 1 (populated already: a memset). A section
+        // left in a mapping (zero_copy) has no storage: it is only checked.
         const byte_source& bytes = f.source();
+        const std::span<const uint8_t> stable = opt.zero_copy ? bytes.stable_bytes() : std::span<const uint8_t>{};
+        auto in_place = [&](uint64_t at, size_t align) {
+            return stable.size() == bytes.size() && !stable.empty() &&
+                   reinterpret_cast<uintptr_t>(stable.data() + at) % align == 0;
+        };
+        const bool view_a = in_place(a_at, alignof(g1)), view_b1 = in_place(b1_at, alignof(g1)),
+                   view_b2 = in_place(b2_at, alignof(g2)), view_c = in_place(c_at, alignof(g1)),
+                   view_h = in_place(h_at, alignof(g1));
         const uint64_t n_c = nv - n_ic, n_h = out.domain_size;
+        auto& a = out.a.owned();
+        auto& b1 = out.b1.owned();
+        auto& b2 = out.b2.owned();
+        auto& c = out.c.owned();
+        auto& h = out.h.owned();
         resize_for_bulk_read(out.vk.ic, n_ic);
-        reserve_for_bulk_read(out.a, nv);
-        reserve_for_bulk_read(out.b1, nv);
-        reserve_for_bulk_read(out.b2, nv);
-        reserve_for_bulk_read(out.c, n_c);
-        reserve_for_bulk_read(out.h, n_h);
+        if (!view_a) reserve_for_bulk_read(a, nv);
+        if (!view_b1) reserve_for_bulk_read(b1, nv);
+        if (!view_b2) reserve_for_bulk_read(b2, nv);
+        if (!view_c) reserve_for_bulk_read(c, n_c);
+        if (!view_h) reserve_for_bulk_read(h, n_h);
         reserve_for_bulk_read(out.coeffs, n_coeffs);
         auto storage = [](auto& v) { return fresh_pages{v.data(), v.capacity() * sizeof(v[0])}; };
-        auto size = [](auto& v, uint64_t n) { return [&v, n] { v.resize(n); }; };
-        read_points_at(bytes, ic_r, ic_at, out.vk.ic, chk, sub, "IC point", {storage(out.a), storage(out.b1)}, [] {});
-        out.a.resize(nv);
-        read_points_at(bytes, a_r, a_at, out.a, chk, sub, "A point", {storage(out.b2)}, size(out.b1, nv));
-        read_points_at(bytes, b1_r, b1_at, out.b1, chk, sub, "B1 point", {storage(out.c)}, size(out.b2, nv));
-        read_points_at(bytes, b2_r, b2_at, out.b2, chk, sub, "B2 point", {storage(out.h)}, size(out.c, n_c));
-        read_points_at(bytes, c_r, c_at, out.c, chk, sub, "C point", {storage(out.coeffs)}, size(out.h, n_h));
-        read_points_at(bytes, h_r, h_at, out.h, chk, sub, "H point", {}, size(out.coeffs, n_coeffs));
+        auto size = [](auto& v, uint64_t n, bool view) {
+            return [&v, n, view] {
+                if (!view) v.resize(n);
+            };
+        };
+        // The points of one section: read into v, or (view) checked in the mapping and viewed.
+        auto section = [&](const section_reader& r, uint64_t at, auto& v, groth16::key_points<typename
+                           std::remove_reference_t<decltype(v)>::value_type>& dst, uint64_t n, bool view,
+                           const char* what, std::initializer_list<fresh_pages> touch, auto&& prepare) {
+            using point = typename std::remove_reference_t<decltype(v)>::value_type;
+            if (!view) return read_points_at(bytes, r, at, v, chk, sub, what, touch, prepare);
+            const auto* pts = reinterpret_cast<const point*>(stable.data() + at);
+            check_points_in_place(pts, n, r, chk, sub, what, touch, prepare);
+            dst = groth16::key_points<point>::view({pts, size_t(n)}, f.shared_source());
+        };
+        read_points_at(bytes, ic_r, ic_at, out.vk.ic, chk, sub, "IC point", {storage(a), storage(b1)}, [] {});
+        if (!view_a) a.resize(nv);
+        section(a_r, a_at, a, out.a, nv, view_a, "A point", {storage(b2)}, size(b1, nv, view_b1));
+        section(b1_r, b1_at, b1, out.b1, nv, view_b1, "B1 point", {storage(c)}, size(b2, nv, view_b2));
+        section(b2_r, b2_at, b2, out.b2, nv, view_b2, "B2 point", {storage(h)}, size(c, n_c, view_c));
+        section(c_r, c_at, c, out.c, n_c, view_c, "C point", {storage(out.coeffs)}, size(h, n_h, view_h));
+        section(h_r, h_at, h, out.h, n_h, view_h, "H point", {}, [&] { out.coeffs.resize(n_coeffs); });
         read_coefficients(bytes, coef_r, coef_at, out);
         return out;
     }

@@ -4,7 +4,12 @@
 // The C API (src/c_api), cuzk-prove's file modes and, through the C API, the Python binding are
 // shells over it.
 //
-//   auto p = service::resident_prover::open(std::make_shared<io::file_source>("c.zkey"), {});
+//   auto p = service::resident_prover::open(std::make_shared<io::mapped_source>("c.zkey"), {});
+//
+// A mapped key (io::mapped_source) proved on the CPU stays in the page cache: its points are
+// checked where they lie and the MSMs read them there (io/zkey.hpp, zkey_read_options::zero_copy).
+// A key for the GPU is copied as before: the CUDA backends page-lock their host copy, which a
+// read-only file mapping cannot be.
 //   service::proof_texts t = p.prove(wtns_bytes);            // proof.json, public.json
 //
 // One proof in three steps, each callable on its own (cuzk-prove reads witness k + 1 while k
@@ -42,6 +47,7 @@
 #include "cuzk/groth16/prover.hpp"
 #include "cuzk/groth16/verifier.hpp"
 #include "cuzk/io/binfile.hpp"
+#include "cuzk/io/mapped_file.hpp"
 #include "cuzk/io/snarkjs_json.hpp"
 #include "cuzk/io/wtns.hpp"
 #include "cuzk/io/zkey.hpp"
@@ -89,7 +95,10 @@ public:
 
     /// Reads the zkey (errc::invalid_zkey, io) and makes the backend `o` asks for.
     static std::unique_ptr<zkey_prover> open(std::shared_ptr<const io::byte_source> zkey, const prover_options& o) {
-        auto z = reading(errc::invalid_zkey, [&] { return io::zkey<IoCurve>::read(std::move(zkey)); });
+        io::zkey_read_options ro;
+        ro.zero_copy = o.where == backend::cpu || !gpu_backend_compiled() ||
+                       (o.where == backend::automatic && gpu_device_count() == 0);
+        auto z = reading(errc::invalid_zkey, [&] { return io::zkey<IoCurve>::read(std::move(zkey), ro); });
         return std::unique_ptr<zkey_prover>(new zkey_prover(std::move(z), o));
     }
 

@@ -111,7 +111,7 @@ struct host_registrations {
     /// streamed prover over the same key, or the caller) stays as it is and is not ours to
     /// unregister: that owner must outlive this prover.
     template <class T>
-    void pin(const std::vector<T>& v) {
+    void pin(const key_points<T>& v) {
         if (v.empty()) return;
         void* p = const_cast<T*>(v.data());
         cudaPointerAttributes attr{};

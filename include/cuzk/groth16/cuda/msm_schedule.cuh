@@ -119,7 +119,7 @@ private:
     /// page-locked host copy streamed a chunk at a time into the end of the workspace).
     template <class G>
     jacobian<G> key_msm(bool witness, const std::unique_ptr<msm::fixed_bases<G>>& table,
-                        gpu::device_buffer<affine<G>> key_t::*vec, const std::vector<affine<G>>& host,
+                        gpu::device_buffer<affine<G>> key_t::*vec, const key_points<affine<G>>& host,
                         const integer* s, size_t count) {
         char* ws = w_.workspace;
         const size_t ws_bytes = w_.workspace_bytes;

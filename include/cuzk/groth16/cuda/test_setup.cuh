@@ -113,14 +113,14 @@ proving_key<Curve> setup_from_toxic_waste_cuda(const r1cs<typename Curve::fr>& c
     gpu::stream st;
     auto release = [](std::vector<typename Curve::fr>& v) { std::vector<typename Curve::fr>().swap(v); };
     detail::fixed_base_mul_cuda(g1, s.ic, pk.vk.ic, st);
-    detail::fixed_base_mul_cuda(g1, s.a, pk.a, st);
+    detail::fixed_base_mul_cuda(g1, s.a, pk.a.owned(), st);
     release(s.a);
-    detail::fixed_base_mul_cuda(g1, s.b, pk.b_g1, st);
-    detail::fixed_base_mul_cuda(g2, s.b, pk.b_g2, st);
+    detail::fixed_base_mul_cuda(g1, s.b, pk.b_g1.owned(), st);
+    detail::fixed_base_mul_cuda(g2, s.b, pk.b_g2.owned(), st);
     release(s.b);
-    detail::fixed_base_mul_cuda(g1, s.l, pk.l, st);
+    detail::fixed_base_mul_cuda(g1, s.l, pk.l.owned(), st);
     release(s.l);
-    detail::fixed_base_mul_cuda(g1, s.h, pk.h, st);
+    detail::fixed_base_mul_cuda(g1, s.h, pk.h.owned(), st);
     pk.h_convention = h_basis::lagrange_odd_coset;
     return pk;
 }
