@@ -127,9 +127,10 @@ struct temp_dir {
     }
 };
 
-template <class T>
-bool same_bytes(const std::vector<T>& a, const std::vector<T>& b) {
-    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+// Any contiguous container of trivially copyable elements (std::vector, groth16::key_points).
+template <class V>
+bool same_bytes(const V& a, const V& b) {
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(a[0])) == 0);
 }
 
 template <class C>
