@@ -96,10 +96,13 @@ public:
         domain_ = std::make_unique<ntt::device_domain<fr>>(host_domain_, setup_stream_);
         a_index_ = detail::present_indices(key.a_density, setup_stream_);
         b_index_ = detail::present_indices(key.b_density, setup_stream_);
+        // Every member named: nvcc's front end left an omitted `compact` indeterminate here (the
+        // GPU tests saw prestaged proofs taken for compact ones).
         layout_ = {.key = &key,
                    .opt = opt_,
                    .a_gathered = a_index_.size(),
                    .b_gathered = b_index_.size(),
+                   .compact = false,
                    .g2_on_gpu = g2_on_gpu()};
         if constexpr (Stage == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
