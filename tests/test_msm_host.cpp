@@ -501,7 +501,9 @@ TEST(MsmHostPasses, EveryWindowCoveredAndTheThreadsFinishTogether) {
                     const auto t = msm::detail::bucket_tasks(n + 7, W, chunks, buckets, threads);
                     expect_cover(t, n + 7, buckets, W);
                     // Ranges of a few buckets cannot be even; real windows have thousands.
-                    if (buckets >= 1024) EXPECT_LT(imbalance(t, buckets, threads), 1.01)
-                        << W << " windows, " << chunks << " chunks, " << threads << " threads, " << buckets;
+                    if (buckets >= 1024) {
+                        EXPECT_LT(imbalance(t, buckets, threads), 1.01)
+                            << W << " windows, " << chunks << " chunks, " << threads << " threads, " << buckets;
+                    }
                 }
 }
