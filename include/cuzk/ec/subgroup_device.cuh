@@ -190,7 +190,7 @@ public:
             lanes_[i]->done.record(lanes_[i]->s);
             CUZK_CUDA_CHECK(cudaStreamWaitEvent(stream, lanes_[i]->done, 0));
         }
-        CUZK_CUDA_CHECK(cudaMemcpyAsync(h_first, d_first.data(), sizeof(*h_first), cudaMemcpyDeviceToHost, stream));
+        d_first.download(h_first, stream);  // page-locked: queued, the wait below is the only one
         gpu::wait(stream);  // after the lanes (stream waited for them): the slots are free again
         return *h_first;
     }
