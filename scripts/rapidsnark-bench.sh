@@ -24,7 +24,8 @@
 # `rapidsnark zkey wtns proof public` and `cuzk-prove zkey wtns proof public --backend cpu --stages`
 # interleaved (A B A B ...): wall time of the whole command (bash `time`: reading the files,
 # proving, writing the JSON), its user + sys CPU, and the CPU that everything else on the machine
-# used meanwhile (from /proc/stat: a quiet machine shows ~0). Median and range per tool. The
+# used meanwhile (from /proc/stat: a quiet machine shows ~0), its peak resident set (GNU time's
+# %M, where /usr/bin/time is GNU time). Median and range per tool. The
 # load average (/proc/loadavg) is recorded before and after each fixture. Every proof of both
 # tools, warm-ups included, is checked with `snarkjs groth16 verify`, and its public signals are
 # compared with the expected ones.
@@ -89,6 +90,7 @@ hz=$(getconf CLK_TCK 2>/dev/null || echo 100)
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {if (NR==0) print "-"; else if (NR%2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2}'; }
 range() { tr ' ' '\n' | grep -v '^$' | sort -g | awk 'NR==1 {lo=$1} {hi=$1} END {if (NR==0) print "-"; else printf "%.3f-%.3f", lo, hi}'; }
 maxof() { tr ' ' '\n' | grep -v '^$' | sort -g | tail -1; }
+mib() { case "$1" in '' | *[!0-9]*) echo "-" ;; *) awk -v x="$1" 'BEGIN {printf "%.0f", x / 1024}' ;; esac; }
 fmt3() { [ "$1" = "-" ] && echo "-" || awk -v x="$1" 'BEGIN {printf "%.3f", x}'; }
 # Equal JSON arrays of decimal strings (public.json of any prover against the expected one).
 same_publics() {
@@ -100,18 +102,29 @@ snarkjs_ok() {  # vk public proof
 }
 
 # One timed command: timed LOG CMD...; sets t_wall, t_cpu (user + sys of the command), t_other
-# (CPU seconds the rest of the machine used meanwhile), t_rc.
+# (CPU seconds the rest of the machine used meanwhile), t_rss (its peak resident set in kB, from
+# GNU time's %M; "-" without GNU time), t_rc.
+gnu_time=
+if [ -x /usr/bin/time ] && /usr/bin/time -f %M true >/dev/null 2>&1; then gnu_time=/usr/bin/time; fi
 timed() {
     local log=$1 tf
     shift
     tf=$(mktemp)
-    local b0 b1
+    local b0 b1 mf
+    mf=$(mktemp)
     b0=$(busy_jiffies)
-    { TIMEFORMAT='%R %U %S'; time "$@" >"$log" 2>&1; } 2>"$tf"
+    if [ -n "$gnu_time" ]; then
+        { TIMEFORMAT='%R %U %S'; time "$gnu_time" -o "$mf" -f '%M' "$@" >"$log" 2>&1; } 2>"$tf"
+    else
+        { TIMEFORMAT='%R %U %S'; time "$@" >"$log" 2>&1; } 2>"$tf"
+    fi
     t_rc=$?
     b1=$(busy_jiffies)
     read -r t_wall u s <"$tf"
-    rm -f "$tf"
+    # GNU time writes "Command exited with non-zero status N" first on a failure.
+    t_rss=$(tail -1 "$mf" 2>/dev/null)
+    [ -n "$t_rss" ] || t_rss=-
+    rm -f "$tf" "$mf"
     t_cpu=$(awk -v u="$u" -v s="$s" 'BEGIN {printf "%.2f", u + s}')
     t_other=$(awk -v b0="$b0" -v b1="$b1" -v hz="$hz" -v c="$t_cpu" 'BEGIN {x = (b1 - b0) / hz - c; if (x < 0) x = 0; printf "%.2f", x}')
 }
@@ -178,13 +191,14 @@ load_start=$(load)
     echo "- command: scripts/rapidsnark-bench.sh OUT $2 $3 \"$sizes\" $reps"
     echo "- per fixture: one untimed warm-up each, then $reps rounds interleaved (rapidsnark, cuzk, rapidsnark, ...);"
     echo "  wall time of the whole command, median (min-max); \"others' CPU\": the most CPU seconds the rest of the"
-    echo "  machine used during one timed run (/proc/stat); load: /proc/loadavg before -> after the fixture"
+    echo "  machine used during one timed run (/proc/stat); peak RSS: the largest maximum resident set of the timed runs"
+    echo "  (GNU time's %M); load: /proc/loadavg before -> after the fixture"
     echo "- load average at the start: $load_start"
     echo
-    echo "| fixture | constraints | domain | rapidsnark (s) | cuzk-prove CPU (s) | cuzk / rapidsnark | CPU s per run (rs / cuzk) | others' CPU (s) | load 1/5/15 before -> after | proofs verified |"
-    echo "|---|---|---|---|---|---|---|---|---|---|"
+    echo "| fixture | constraints | domain | rapidsnark (s) | cuzk-prove CPU (s) | cuzk / rapidsnark | CPU s per run (rs / cuzk) | peak RSS MiB (rs / cuzk) | others' CPU (s) | load 1/5/15 before -> after | proofs verified |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
 } >"$md"
-printf 'fixture\tk\ttool\trun\twall_s\tcpu_s\tothers_cpu_s\tverified\n' >"$runs"
+printf 'fixture\tk\ttool\trun\twall_s\tcpu_s\tpeak_rss_kb\tothers_cpu_s\tverified\n' >"$runs"
 
 for k in $sizes; do
     for fx in $fixtures; do
@@ -193,7 +207,7 @@ for k in $sizes; do
             mulchain)
                 if [ $have_circom = 0 ]; then
                     echo "rapidsnark-bench: no circom ($circom): skipping the mulchain fixture" >&2
-                    echo "| mulchain 2^$k | - | 2^$k | skipped: no circom here | | | | | | |" >>"$md"
+                    echo "| mulchain 2^$k | - | 2^$k | skipped: no circom here | | | | | | | |" >>"$md"
                     continue
                 fi ;;
             *) echo "rapidsnark-bench: unknown fixture '$fx'" >&2; exit 2 ;;
@@ -209,7 +223,7 @@ for k in $sizes; do
             t0=$SECONDS
             if ! "make_$fx" "$d" "$k"; then
                 echo "rapidsnark-bench: making $fx 2^$k failed: $(tail -3 "$d/setup.log")" >&2
-                echo "| $fx 2^$k | fixture FAILED (see ${fx}_$k/setup.log) | | | | | | | | |" >>"$md"
+                echo "| $fx 2^$k | fixture FAILED (see ${fx}_$k/setup.log) | | | | | | | | | |" >>"$md"
                 failed=1
                 continue
             fi
@@ -220,7 +234,7 @@ for k in $sizes; do
         l0=$(load)
         echo "== $fx 2^$k: $constraints constraints (load $l0)" >&2
 
-        rs_w="" cz_w="" rs_c="" cz_c="" others="" verified=0 total=0
+        rs_w="" cz_w="" rs_c="" cz_c="" rs_m="" cz_m="" others="" verified=0 total=0
         for r in $(seq 0 "$reps"); do  # run 0 is the warm-up
             for tool in rapidsnark cuzk; do
                 p=$d/${tool}_proof_$r.json
@@ -243,12 +257,13 @@ for k in $sizes; do
                     verified=$((verified + 1))
                 fi
                 [ $ok = 1 ] || failed=1
-                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fx" "$k" "$tool" "$r" "$t_wall" "$t_cpu" "$t_other" "$ok" >>"$runs"
+                printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$fx" "$k" "$tool" "$r" "$t_wall" "$t_cpu" "$t_rss" "$t_other" "$ok" >>"$runs"
                 tag=$([ "$r" = 0 ] && echo "warm-up" || echo "run $r")
-                echo "   $tool $tag: $t_wall s wall, $t_cpu s CPU, others $t_other s$([ $ok = 1 ] || echo ", FAILED")" >&2
+                echo "   $tool $tag: $t_wall s wall, $t_cpu s CPU, peak RSS $t_rss kB, others $t_other s$([ $ok = 1 ] || echo ", FAILED")" >&2
                 [ "$r" = 0 ] && continue
                 [ $ok = 1 ] || continue  # medians over the runs that worked
-                if [ $tool = rapidsnark ]; then rs_w="$rs_w $t_wall"; rs_c="$rs_c $t_cpu"; else cz_w="$cz_w $t_wall"; cz_c="$cz_c $t_cpu"; fi
+                if [ $tool = rapidsnark ]; then rs_w="$rs_w $t_wall"; rs_c="$rs_c $t_cpu"; rs_m="$rs_m $t_rss"
+                else cz_w="$cz_w $t_wall"; cz_c="$cz_c $t_cpu"; cz_m="$cz_m $t_rss"; fi
                 others="$others $t_other"
             done
         done
@@ -257,7 +272,7 @@ for k in $sizes; do
         cz_med=$(echo "$cz_w" | median)
         ratio=$(awk -v a="$rs_med" -v b="$cz_med" 'BEGIN {if (a == "-" || b == "-" || a <= 0 || b <= 0) print "-";
                 else if (b >= a) printf "%.2fx slower", b / a; else printf "%.2fx faster", a / b}')
-        echo "| $fx 2^$k | $constraints | 2^$k | $(fmt3 "$rs_med") ($(echo "$rs_w" | range)) | $(fmt3 "$cz_med") ($(echo "$cz_w" | range)) | $ratio | $(echo "$rs_c" | median) / $(echo "$cz_c" | median) | $(echo "$others" | maxof) | $l0 -> $l1 | $verified/$total |" >>"$md"
+        echo "| $fx 2^$k | $constraints | 2^$k | $(fmt3 "$rs_med") ($(echo "$rs_w" | range)) | $(fmt3 "$cz_med") ($(echo "$cz_w" | range)) | $ratio | $(echo "$rs_c" | median) / $(echo "$cz_c" | median) | $(mib "$(echo "$rs_m" | maxof)") / $(mib "$(echo "$cz_m" | maxof)") | $(echo "$others" | maxof) | $l0 -> $l1 | $verified/$total |" >>"$md"
         echo "   rapidsnark $(fmt3 "$rs_med") s, cuzk $(fmt3 "$cz_med") s: cuzk $ratio (load $l0 -> $l1)" >&2
         # Keep cuzk's per-stage table of its last timed run.
         [ -f "$d/cuzk_$reps.log" ] && cp "$d/cuzk_$reps.log" "$d/cuzk_stages.txt"
