@@ -269,7 +269,8 @@ TYPED_TEST(MsmHost, ClosedFormLargerN) {
         }
 }
 
-// The witness MSM (zeros dropped, ones summed in batch-affine lanes, Pippenger on the rest) on
+// The witness MSM (zeros dropped, ones summed in batch-affine lanes, Pippenger on the rest in
+// place or gathered) on
 // witness-shaped scalars, against the naive sum; sizes past the 1024 lanes and a batch.
 TYPED_TEST(MsmHost, WitnessShapesAgainstNaive) {
     using G = TypeParam;
@@ -279,7 +280,9 @@ TYPED_TEST(MsmHost, WitnessShapesAgainstNaive) {
     pts[9] = affine<G>::identity();
     pts[11] = pts[10];
     std::mt19937_64 rng(25);
-    for (int pct : {0, 90, 99, -1, -2}) {  // % bits; -1 all zeros; -2 all ones
+    // % bits; -1 all zeros; -2 all ones. Up to 50% bits the rest is summed in place (ones
+    // skipped by their digits), above that over a compact copy.
+    for (int pct : {0, 40, 50, 60, 90, 99, -1, -2}) {
         std::vector<Fr> fr(n);
         std::vector<scalar_int<G>> canon(n);
         for (size_t i = 0; i < n; ++i) {

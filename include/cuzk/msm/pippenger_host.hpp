@@ -74,6 +74,12 @@ struct host_options {
     /// Parts of a split scalar where the group offers more than one (BLS12-381 G2: 2 or 4); 0 picks
     /// host_split_parts.
     unsigned split_parts = 0;
+    /// Scalars equal to one give no digits: the caller adds their points itself (the witness
+    /// MSM sums them in batch-affine lanes), so the points need not be copied to leave them out.
+    bool skip_ones = false;
+    /// Points that carry digits, for the window choice when the caller knows that most scalars
+    /// are 0 (or skipped ones); 0 means all of them.
+    size_t digit_points = 0;
 };
 
 /// Smallest window width for which `automatic` chooses batch-affine buckets: with fewer
@@ -299,6 +305,14 @@ jacobian<G> pippenger_digits(std::span<const affine<G>> points, std::span<const 
     return as_jacobian(r);
 }
 
+/// The scalar whose digits the MSM adds: reduced mod r, and 0 for a one the caller adds itself.
+template <class Fr>
+typename Fr::integer digit_scalar(const typename Fr::integer& s, const host_options& opt) {
+    const typename Fr::integer x = reduce_scalar<Fr>(s, opt.form);
+    if (opt.skip_ones && x == Fr::integer::from_u64(1)) return Fr::integer::zero();
+    return x;
+}
+
 /// msm_host with every scalar split into Parts parts (scalar_split.hpp): Parts * n points (the
 /// images Q_j = [E^j]P made here, in a per-call buffer) with part_bits-bit scalars.
 template <class G, class Bucket, unsigned Parts>
@@ -308,14 +322,15 @@ jacobian<G> msm_host_split(std::span<const affine<G>> points, std::span<const ty
     using split = endomorphism_split<G, Parts>;
     const size_t n = points.size(), V = Parts * n;
     const unsigned bits = split::part_bits;
-    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(V, bits);
+    const size_t m = opt.digit_points != 0 ? std::min(opt.digit_points, n) : n;
+    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(Parts * m, bits);
     const unsigned W = num_windows(bits, c);
     host_buffer<int32_t> digits(V * W);
     host_buffer<affine<G>> images((Parts - 1) * n);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (long long ii = 0; ii < (long long)n; ++ii) {
         const size_t i = size_t(ii);
-        const auto part = split::split(reduce_scalar<Fr>(scalars[i], opt.form));
+        const auto part = split::split(digit_scalar<Fr>(scalars[i], opt));
         for (unsigned j = 0; j < Parts; ++j) {
             signed_digit_walker<Fr::limbs> walk(part[j].magnitude, c);
             int32_t* out = &digits[(j * n + i) * W];
@@ -366,14 +381,15 @@ jacobian<G> msm_host(std::span<const affine<G>> points, std::span<const typename
     }
 
     const unsigned bits = unsigned(Fr::modulus_bits);
-    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(n, bits);
+    const size_t m = opt.digit_points != 0 ? std::min(opt.digit_points, n) : n;
+    const unsigned c = opt.window_bits != 0 ? opt.window_bits : host_window_bits(m, bits);
     const unsigned W = num_windows(bits, c);
 
     // Signed digits, scalar-major: digits[i * W + w] = +-magnitude.
     detail::host_buffer<int32_t> digits(n * W);
 #pragma omp parallel for schedule(static) num_threads(threads)
     for (long long i = 0; i < (long long)n; ++i) {
-        integer s = reduce_scalar<Fr>(scalars[size_t(i)], opt.form);
+        integer s = detail::digit_scalar<Fr>(scalars[size_t(i)], opt);
         signed_digit_walker<Fr::limbs> walk(s, c);
         for (unsigned w = 0; w < W; ++w) {
             signed_digit d = walk.next();

@@ -186,10 +186,11 @@ public:
         i.host_key_bytes = (pk.a.size() + pk.b_g1.size() + pk.l.size() + pk.h.size() + pk.vk.ic.size()) * sizeof(g1) +
                            pk.b_g2.size() * sizeof(g2) + rows_.bytes();
         // The witness, a | b | c, and the largest split-off MSM input (msm_witness_host copies
-        // the points and scalars that are neither 0 nor 1; B2's are the widest).
+        // the points and scalars that are neither 0 nor 1 when they are fewer than half; B2's
+        // are the widest).
         const size_t nv = n_vars_;
         i.host_proof_bytes = (nv + 3 * size_t(domain_size_)) * sizeof(fr) +
-                             (on_gpu() ? 0 : nv * (std::max(sizeof(g1), sizeof(g2)) + sizeof(fr)));
+                             (on_gpu() ? 0 : nv / 2 * (std::max(sizeof(g1), sizeof(g2)) + sizeof(fr)));
         if (gpu_) {
             i.gpu_device = opt_.devices.front();
             i.key_resident_on_gpu = gpu_->key_resident;
