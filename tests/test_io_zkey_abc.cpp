@@ -45,6 +45,20 @@ size_t distinct_nonzero_entries(const std::vector<zkey_coefficient<Fr>>& coeffs)
     return size_t(std::count_if(sums.begin(), sums.end(), [](const auto& kv) { return !kv.second.is_zero(); }));
 }
 
+/// Of those, the ones whose summed coefficient is not 1, -1 or 2: what abc_rows keeps a value for.
+template <class Fr>
+size_t distinct_general_entries(const std::vector<zkey_coefficient<Fr>>& coeffs) {
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Fr> sums;
+    for (const auto& e : coeffs) {
+        auto [it, fresh] = sums.try_emplace({uint32_t(e.matrix), e.constraint, e.signal}, Fr::zero());
+        it->second = it->second + e.value;
+    }
+    const Fr one = Fr::one(), small[] = {Fr::zero(), one, -one, one + one};
+    return size_t(std::count_if(sums.begin(), sums.end(), [&](const auto& kv) {
+        return std::none_of(std::begin(small), std::end(small), [&](const Fr& v) { return kv.second == v; });
+    }));
+}
+
 /// A random coefficient list on n rows over n_signals signals: about a quarter of the rows of
 /// each matrix empty, the others with 1 to 6 entries drawn from a few signals (so repeats are
 /// common); coefficients 0, 1, -1, 2 or random; plus, per 8 rows, an entry repeated with the
@@ -123,6 +137,9 @@ TYPED_TEST(io_zkey_abc, rows_give_exactly_the_plain_loops_a_b_c) {
         const abc_rows<fr> rows(coeffs, n, n_signals);
         EXPECT_EQ(rows.domain_size(), n);
         EXPECT_EQ(rows.entries(), distinct_nonzero_entries(coeffs));
+        EXPECT_EQ(rows.general_entries(), distinct_general_entries(coeffs));  // 1, -1, 2 keep no value
+        EXPECT_GT(rows.general_entries(), 0u);
+        EXPECT_LT(rows.general_entries(), rows.entries());
         EXPECT_LT(rows.entries(), coeffs.size());        // the list has repeats and zeros to fold
         if (n == 32768u) {
             EXPECT_GE(coeffs.size(), abc_rows<fr>::parallel_build_min);

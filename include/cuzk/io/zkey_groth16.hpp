@@ -106,8 +106,9 @@ groth16::proof<groth16_curve_t<Curve>> to_groth16(const groth16_proof<Curve>& p)
 /// evaluate_abc's errors, now raised here), orders each row's entries by signal, adds up repeated
 /// (row, signal) entries and drops zero coefficients. Field additions are exact, so the sums,
 /// hence a, b and c, are exactly those of the coefficient list in file order. Entries whose
-/// coefficient is 1, -1 or 2 (most of circom's) cost an addition instead of a multiplication.
-/// Memory: 40 bytes per entry (the coefficient list takes 48) and 8 bytes per domain row.
+/// coefficient is 1, -1 or 2 (most of circom's) cost an addition instead of a multiplication and
+/// keep no value. Memory: 8 bytes per entry, 32 more per entry of another coefficient (the
+/// coefficient list takes 48), and 8 bytes per domain row; while building, 8 per entry more.
 template <class Fr>
 class abc_rows {
 public:
@@ -120,13 +121,13 @@ public:
 
     /// The rows of `coeffs` on a domain of domain_size rows, for witnesses of n_signals values.
     /// Throws invalid_argument for a coefficient whose signal is not below n_signals or whose
-    /// row is not below domain_size (the first such in list order), or for more than 2^32 - 1
+    /// row is not below domain_size (the first such in list order), or for more than 2^32 - 4
     /// coefficients.
     abc_rows(std::span<const zkey_coefficient<Fr>> coeffs, uint32_t domain_size, size_t n_signals) : n_(domain_size) {
         const size_t n = n_, rows = 2 * n;
-        if (coeffs.size() > UINT32_MAX)
+        if (coeffs.size() > max_coefficients)
             throw invalid_argument("evaluate_abc: " + std::to_string(coeffs.size()) +
-                                   " coefficients, more than 2^32 - 1");
+                                   " coefficients, more than 2^32 - 4");
         // Counting sort by row (A rows 0 .. n-1, then B rows n .. 2n-1), in parallel: start_[r + 1]
         // first counts row r's entries (atomic increments), then each entry takes the next slot
         // of its row. The order within a row is then the threads', not the list's: the rows are
@@ -157,50 +158,75 @@ public:
         }
         signals_needed_ = needed;
         for (size_t r = 0; r < rows; ++r) start_[r + 1] += start_[r];
-        // Huge pages, touched by both cores: 4 KiB page faults were half the build time.
-        resize_for_bulk_read(entries_, coeffs.size(), 0, first_touch::team);
+        // Each entry placed by row as (signal, its index in coeffs): 8 bytes while building, not
+        // the 40 of a copied value. Huge pages, touched by both cores: 4 KiB page faults were half
+        // the build time.
+        std::vector<cell> building;
+        resize_for_bulk_read(building, coeffs.size(), 0, first_touch::team);
         {
             std::vector<uint32_t> next(start_.begin(), start_.end() - 1);
 #pragma omp parallel for schedule(static) if (parallel)
             for (int64_t i = 0; i < m; ++i) {
                 const auto& e = coeffs[size_t(i)];
                 const uint32_t at = std::atomic_ref<uint32_t>(next[row_of(e)]).fetch_add(1, std::memory_order_relaxed);
-                entries_[at] = {e.signal, groth16::coeff_kind::general, e.value};
+                building[at] = {e.signal, uint32_t(i)};
             }
         }
-        // Per row: sort by signal, add up repeated signals, drop zeros, mark 1, -1 and 2 (in place;
-        // kept[r] = what is left of row r). Nothing here throws or allocates.
-        std::vector<uint32_t> kept(rows);
+        // Row r's entries after sorting by signal: each run of one signal is one entry, its
+        // coefficients added up (exact, so in any order), zeros dropped; emit(signal, value).
+        auto each_entry = [&](size_t r, auto&& emit) {
+            const cell* row = building.data() + start_[r];
+            const size_t len = start_[r + 1] - start_[r];
+            for (size_t k = 0; k < len;) {
+                const uint32_t signal = row[k].signal;
+                Fr v = coeffs[row[k].code].value;
+                for (++k; k < len && row[k].signal == signal; ++k) v += coeffs[row[k].code].value;
+                if (!v.is_zero()) emit(signal, v);
+            }
+        };
+        // First pass: sort each row, count what it keeps and how many of those keep a value;
+        // second: write them at the rows' offsets. Nothing here throws.
+        std::vector<uint32_t> cell_start(rows + 1, 0), value_start(rows + 1, 0);
         // (The parallel regions here and in evaluate are skipped on small domains, where starting
         // the threads would cost more than the rows: a choice, not a measured threshold.)
 #pragma omp parallel for schedule(dynamic, 1024) if (rows >= 8192)
         for (int64_t ri = 0; ri < int64_t(rows); ++ri) {
             const size_t r = size_t(ri);
-            entry* row = entries_.data() + start_[r];
-            const size_t len = start_[r + 1] - start_[r];
-            std::sort(row, row + len, [](const entry& x, const entry& y) { return x.signal < y.signal; });
-            size_t out = 0;
-            for (size_t k = 0; k < len;) {
-                entry e = row[k];
-                for (++k; k < len && row[k].signal == e.signal; ++k) e.value += row[k].value;
-                if (e.value.is_zero()) continue;
-                e.kind = groth16::coeff_kind_of(e.value);
-                row[out++] = e;
-            }
-            kept[r] = uint32_t(out);
+            cell* row = building.data() + start_[r];
+            std::sort(row, row + (start_[r + 1] - start_[r]), [](const cell& x, const cell& y) { return x.signal < y.signal; });
+            uint32_t kept = 0, general = 0;
+            each_entry(r, [&](uint32_t, const Fr& v) {
+                ++kept;
+                general += groth16::coeff_kind_of(v) == groth16::coeff_kind::general;
+            });
+            cell_start[r + 1] = kept;
+            value_start[r + 1] = general;
         }
-        // Close the gaps left by merged and dropped entries.
-        size_t out = 0;
         for (size_t r = 0; r < rows; ++r) {
-            const size_t from = start_[r];
-            start_[r] = uint32_t(out);
-            if (from != out)
-                std::copy(entries_.begin() + from, entries_.begin() + from + kept[r], entries_.begin() + out);
-            out += kept[r];
+            cell_start[r + 1] += cell_start[r];
+            value_start[r + 1] += value_start[r];
         }
-        start_[rows] = uint32_t(out);
-        entries_.resize(out);
-        if (out < entries_.capacity() - entries_.capacity() / 8) entries_.shrink_to_fit();  // worth a copy
+        resize_for_bulk_read(cells_, cell_start[rows], 0, first_touch::team);
+        resize_for_bulk_read(values_, value_start[rows], 0, first_touch::team);
+#pragma omp parallel for schedule(dynamic, 1024) if (rows >= 8192)
+        for (int64_t ri = 0; ri < int64_t(rows); ++ri) {
+            const size_t r = size_t(ri);
+            uint32_t at = cell_start[r], value_at = value_start[r];
+            each_entry(r, [&](uint32_t signal, const Fr& v) {
+                uint32_t code = code_two;
+                switch (groth16::coeff_kind_of(v)) {
+                    case groth16::coeff_kind::one: code = code_one; break;
+                    case groth16::coeff_kind::minus_one: code = code_minus_one; break;
+                    case groth16::coeff_kind::two: break;
+                    case groth16::coeff_kind::general:
+                        values_[value_at] = v;
+                        code = code_values + value_at++;
+                        break;
+                }
+                cells_[at++] = {signal, code};
+            });
+        }
+        start_ = std::move(cell_start);
     }
 
     /// a | b | c on the domain (3 * domain_size values, natural order) for the full witness w
@@ -232,16 +258,25 @@ public:
     /// Rows of the domain (of A and of B each).
     uint32_t domain_size() const { return n_; }
     /// Entries left after adding up repeated (row, signal) entries and dropping zeros.
-    size_t entries() const { return entries_.size(); }
+    size_t entries() const { return cells_.size(); }
+    /// Entries that keep their coefficient (neither 1, -1 nor 2).
+    size_t general_entries() const { return values_.size(); }
     /// Host memory held, in bytes.
-    size_t bytes() const { return entries_.capacity() * sizeof(entry) + start_.capacity() * sizeof(uint32_t); }
+    size_t bytes() const {
+        return cells_.capacity() * sizeof(cell) + values_.capacity() * sizeof(Fr) + start_.capacity() * sizeof(uint32_t);
+    }
+
+    /// Coefficient lists longer than this are refused (cell codes above code_values index values_).
+    static constexpr size_t max_coefficients = size_t(UINT32_MAX) - 3;
 
 private:
-    struct entry {
+    // An entry as kept: its signal and its coefficient's code (1, -1, 2, or values_[code - 3]);
+    // while building, the code is the entry's index in the coefficient list.
+    struct cell {
         uint32_t signal;
-        groth16::coeff_kind kind;  // in what would be padding before value
-        Fr value;
+        uint32_t code;
     };
+    static constexpr uint32_t code_one = 0, code_minus_one = 1, code_two = 2, code_values = 3;
 
     size_t row_of(const zkey_coefficient<Fr>& e) const {
         return (e.matrix == zkey_matrix::a ? 0 : size_t(n_)) + e.constraint;
@@ -253,22 +288,29 @@ private:
     // or 16 rows ahead; docs/log/2026-12.md "C API").
     static constexpr size_t prefetch_rows = 16;
     void prefetch_row(size_t r, const Fr* w) const {
-        for (size_t k = start_[r], end = start_[r + 1]; k < end; ++k) __builtin_prefetch(w + entries_[k].signal);
+        for (size_t k = start_[r], end = start_[r + 1]; k < end; ++k) __builtin_prefetch(w + cells_[k].signal);
     }
 
     Fr row_sum(size_t r, const Fr* w) const {
         Fr acc = Fr::zero();
         for (size_t k = start_[r], end = start_[r + 1]; k < end; ++k) {
-            const entry& e = entries_[k];
-            groth16::add_term(acc, e.kind, e.value, w[e.signal]);
+            const cell e = cells_[k];
+            const Fr& x = w[e.signal];
+            switch (e.code) {
+                case code_one: acc += x; break;
+                case code_minus_one: acc -= x; break;
+                case code_two: acc += x + x; break;
+                default: acc += values_[e.code - code_values] * x; break;
+            }
         }
         return acc;
     }
 
     uint32_t n_ = 0;
     size_t signals_needed_ = 0;    // 1 + the largest signal any coefficient reads (0: none)
-    std::vector<uint32_t> start_;  // row r's entries are entries_[start_[r] .. start_[r + 1])
-    std::vector<entry> entries_;
+    std::vector<uint32_t> start_;  // row r's entries are cells_[start_[r] .. start_[r + 1])
+    std::vector<cell> cells_;
+    std::vector<Fr> values_;
 };
 
 /// a | b | c on the proving domain (3 * domain_size values, natural order) from the zkey's
