@@ -935,6 +935,69 @@ template <size_t N>
     }
 }
 
+/// mod_add_x86 for 4 limbs in asm: GCC splits the intrinsics' carry chains with setb and add
+/// between the loads (about twice the instructions, and the call was not inlined in the MSM's
+/// batch-affine loop). a + b in one adc chain, minus p in one sbb chain, and the sum kept by cmovc
+/// under the borrow (a move on a flag, not a branch: constant time).
+[[gnu::always_inline]] inline void mod_add_x86(bigint<4>& out, const bigint<4>& a, const bigint<4>& b,
+                                               const bigint<4>& p) {
+    uint64_t s0 = a.limb[0], s1 = a.limb[1], s2 = a.limb[2], s3 = a.limb[3], d0, d1, d2, d3;
+    asm("addq %[b0], %[s0]\n\t"
+        "adcq %[b1], %[s1]\n\t"
+        "adcq %[b2], %[s2]\n\t"
+        "adcq %[b3], %[s3]\n\t"
+        "movq %[s0], %[d0]\n\t"
+        "movq %[s1], %[d1]\n\t"
+        "movq %[s2], %[d2]\n\t"
+        "movq %[s3], %[d3]\n\t"
+        "subq %[p0], %[d0]\n\t"
+        "sbbq %[p1], %[d1]\n\t"
+        "sbbq %[p2], %[d2]\n\t"
+        "sbbq %[p3], %[d3]\n\t"
+        "cmovcq %[s0], %[d0]\n\t"
+        "cmovcq %[s1], %[d1]\n\t"
+        "cmovcq %[s2], %[d2]\n\t"
+        "cmovcq %[s3], %[d3]"
+        : [s0] "+&r"(s0), [s1] "+&r"(s1), [s2] "+&r"(s2), [s3] "+&r"(s3), [d0] "=&r"(d0), [d1] "=&r"(d1),
+          [d2] "=&r"(d2), [d3] "=&r"(d3)
+        : [b0] "m"(b.limb[0]), [b1] "m"(b.limb[1]), [b2] "m"(b.limb[2]), [b3] "m"(b.limb[3]), [p0] "m"(p.limb[0]),
+          [p1] "m"(p.limb[1]), [p2] "m"(p.limb[2]), [p3] "m"(p.limb[3])
+        : "cc");
+    out.limb[0] = d0;
+    out.limb[1] = d1;
+    out.limb[2] = d2;
+    out.limb[3] = d3;
+}
+
+/// mod_sub_x86 for 4 limbs in asm (as mod_add_x86 above): a - b in one sbb chain, the borrow
+/// spread into a mask, p masked and added back in one adc chain.
+[[gnu::always_inline]] inline void mod_sub_x86(bigint<4>& out, const bigint<4>& a, const bigint<4>& b,
+                                               const bigint<4>& p) {
+    uint64_t d0 = a.limb[0], d1 = a.limb[1], d2 = a.limb[2], d3 = a.limb[3];
+    uint64_t q0 = p.limb[0], q1 = p.limb[1], q2 = p.limb[2], q3 = p.limb[3], mask;
+    asm("subq %[b0], %[d0]\n\t"
+        "sbbq %[b1], %[d1]\n\t"
+        "sbbq %[b2], %[d2]\n\t"
+        "sbbq %[b3], %[d3]\n\t"
+        "sbbq %[m], %[m]\n\t"
+        "andq %[m], %[q0]\n\t"
+        "andq %[m], %[q1]\n\t"
+        "andq %[m], %[q2]\n\t"
+        "andq %[m], %[q3]\n\t"
+        "addq %[q0], %[d0]\n\t"
+        "adcq %[q1], %[d1]\n\t"
+        "adcq %[q2], %[d2]\n\t"
+        "adcq %[q3], %[d3]"
+        : [d0] "+&r"(d0), [d1] "+&r"(d1), [d2] "+&r"(d2), [d3] "+&r"(d3), [q0] "+&r"(q0), [q1] "+&r"(q1),
+          [q2] "+&r"(q2), [q3] "+&r"(q3), [m] "=&r"(mask)
+        : [b0] "m"(b.limb[0]), [b1] "m"(b.limb[1]), [b2] "m"(b.limb[2]), [b3] "m"(b.limb[3])
+        : "cc");
+    out.limb[0] = d0;
+    out.limb[1] = d1;
+    out.limb[2] = d2;
+    out.limb[3] = d3;
+}
+
 }  // namespace cuzk::host_arith::x86
 
 #else
