@@ -265,16 +265,18 @@ def cpu_figure(data):
     svg.text(x0 + 122, y0 + 20, "cuzk-prove (CPU)", size=11)
     # Right: snarkjs, time against size, both curves.
     every = [v for c in sj["curves"].values() for v in c["peer_s"] + c["cuzk_s"]]
-    panel = LogLogPanel(svg, 510, y0, 300, h, 10, 18, 10 ** math.floor(math.log10(min(every))),
+    sizes = [k for c in sj["curves"].values() for k in c["log2_n"]]
+    lo, hi = min(sizes), max(sizes)
+    panel = LogLogPanel(svg, 510, y0, 300, h, lo, hi, 10 ** math.floor(math.log10(min(every))),
                         10 ** math.ceil(math.log10(max(every))), "", "s")
-    svg.text(510 + 150, y0 - 22, "against snarkjs (an older cuzk)", anchor="middle", weight="bold")
+    svg.text(510 + 150, y0 - 22, "against snarkjs", anchor="middle", weight="bold")
     svg.text(510 + 150, y0 - 8, f"{sj['machine_short']}, {sj['date']}, cuzk {sj['commit']}",
              anchor="middle", size=10, fill="#666666")
     for curve, dash in (("BN254", None), ("BLS12-381", "2,2")):
         c = sj["curves"][curve]
         panel.series(c["log2_n"], c["peer_s"], ORANGE, "square", dash or "5,3")
         panel.series(c["log2_n"], c["cuzk_s"], BLUE, "circle", dash)
-        svg.text(panel.px(18) + 6, panel.py(c["peer_s"][-1]) + 4, curve, size=9, fill="#444444")
+        svg.text(panel.px(hi) + 6, panel.py(c["peer_s"][-1]) + 4, curve, size=9, fill="#444444")
     svg.text(510 + 150, y0 + h + 30, "constraints (domain size)", anchor="middle", size=10)
     legend(svg, 520, y0 + h + 56, [("snarkjs", ORANGE, "square", "5,3"), ("cuzk-prove (CPU)", BLUE, "circle", None)])
     svg.text(520, y0 + h + 76, "dotted lines: BLS12-381", size=10, fill="#666666")
