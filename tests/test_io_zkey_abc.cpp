@@ -34,25 +34,28 @@ std::vector<Fr> naive_abc(const std::vector<zkey_coefficient<Fr>>& coeffs, size_
     return abc;
 }
 
-/// (matrix, row, signal) triples whose coefficients do not add up to zero: what abc_rows keeps.
+/// Each (matrix, row, signal) triple's coefficients added up.
 template <class Fr>
-size_t distinct_nonzero_entries(const std::vector<zkey_coefficient<Fr>>& coeffs) {
+std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Fr> summed_entries(const std::vector<zkey_coefficient<Fr>>& coeffs) {
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Fr> sums;
     for (const auto& e : coeffs) {
         auto [it, fresh] = sums.try_emplace({uint32_t(e.matrix), e.constraint, e.signal}, Fr::zero());
         it->second = it->second + e.value;
     }
+    return sums;
+}
+
+/// Triples whose coefficients do not add up to zero: what abc_rows keeps.
+template <class Fr>
+size_t distinct_nonzero_entries(const std::vector<zkey_coefficient<Fr>>& coeffs) {
+    const auto sums = summed_entries(coeffs);
     return size_t(std::count_if(sums.begin(), sums.end(), [](const auto& kv) { return !kv.second.is_zero(); }));
 }
 
 /// Of those, the ones whose summed coefficient is not 1, -1 or 2: what abc_rows keeps a value for.
 template <class Fr>
 size_t distinct_general_entries(const std::vector<zkey_coefficient<Fr>>& coeffs) {
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Fr> sums;
-    for (const auto& e : coeffs) {
-        auto [it, fresh] = sums.try_emplace({uint32_t(e.matrix), e.constraint, e.signal}, Fr::zero());
-        it->second = it->second + e.value;
-    }
+    const auto sums = summed_entries(coeffs);
     const Fr one = Fr::one(), small[] = {Fr::zero(), one, -one, one + one};
     return size_t(std::count_if(sums.begin(), sums.end(), [&](const auto& kv) {
         return std::none_of(std::begin(small), std::end(small), [&](const Fr& v) { return kv.second == v; });

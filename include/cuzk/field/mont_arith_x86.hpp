@@ -963,10 +963,7 @@ template <size_t N>
         : [b0] "m"(b.limb[0]), [b1] "m"(b.limb[1]), [b2] "m"(b.limb[2]), [b3] "m"(b.limb[3]), [p0] "m"(p.limb[0]),
           [p1] "m"(p.limb[1]), [p2] "m"(p.limb[2]), [p3] "m"(p.limb[3])
         : "cc");
-    out.limb[0] = d0;
-    out.limb[1] = d1;
-    out.limb[2] = d2;
-    out.limb[3] = d3;
+    out = bigint<4>{{d0, d1, d2, d3}};
 }
 
 /// mod_sub_x86 for 4 limbs in asm (as mod_add_x86 above): a - b in one sbb chain, the borrow
@@ -992,10 +989,7 @@ template <size_t N>
           [q2] "+&r"(q2), [q3] "+&r"(q3), [m] "=&r"(mask)
         : [b0] "m"(b.limb[0]), [b1] "m"(b.limb[1]), [b2] "m"(b.limb[2]), [b3] "m"(b.limb[3])
         : "cc");
-    out.limb[0] = d0;
-    out.limb[1] = d1;
-    out.limb[2] = d2;
-    out.limb[3] = d3;
+    out = bigint<4>{{d0, d1, d2, d3}};
 }
 
 }  // namespace cuzk::host_arith::x86
