@@ -21,7 +21,7 @@
 // shared. Exceptional pairs: an empty sum takes the point; P + P is a doubling (denominator
 // 2 y); P + (-P), and 2P with y = 0, empty the sum; identity points are skipped.
 //
-// The grid is one full wave of the GPU (msm_accumulate asks the occupancy API), so every thread walks
+// The grid is one full wave of the GPU (msm_accumulate_enqueue asks the occupancy API), so every thread walks
 // chains of the same length and none waits for a second wave.
 #pragma once
 

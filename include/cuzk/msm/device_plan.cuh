@@ -167,7 +167,7 @@ struct digit_plan {
         } else {
             // One big bucket set: a single level-2 block would add thousands of segments in
             // series (17 ms at 2^15 buckets), so the set is folded as V groups of B / V buckets,
-            // each like a window, and the host adds the groups' offsets (msm_accumulate).
+            // each like a window, and the host adds the groups' offsets (pending_sum.cuh).
             fold_sets = std::max<uint32_t>(std::min<uint32_t>(buckets, 64), buckets >> 13);
             fold_buckets = buckets / fold_sets;
             fold_len = std::max<uint32_t>(1, fold_buckets / msm_fold2_block);
@@ -197,7 +197,7 @@ struct device_plan {
     using bucket = xyzz<G>;
     digit_plan<typename G::scalar> digits;
     bool batch_affine = false;  // step 4 by msm_accumulate_affine_kernel
-    size_t seg_len = 0;         // L: pairs per accumulation thread (batch-affine: 0, chosen in msm_accumulate)
+    size_t seg_len = 0;         // L: pairs per accumulation thread (batch-affine: 0, chosen in msm_accumulate_enqueue)
     size_t segs = 0;            // T = ceil(items / L) (batch-affine: the most threads)
     // byte offsets into the accumulation region, and its size
     size_t o_buckets, o_head, o_tail, o_run, o_acc, o_win, o_tot, accumulation_bytes;
@@ -216,7 +216,7 @@ struct device_plan {
         const size_t items = d.items;
         // Accumulation: XYZZ, about 64k threads in flight, at least 8 pairs each. Batch-affine:
         // segments are threads too, but their number (one wave) and length are chosen at run
-        // time (msm_accumulate asks the occupancy API); segs is then the most threads there can be.
+        // time (msm_accumulate_enqueue asks the occupancy API); segs is then the most threads there can be.
         using acc = device_options::accumulation;
         batch_affine = (accumulate == acc::automatic ? device_accumulation<G>(items) : accumulate) == acc::batch_affine;
         if (batch_affine) {

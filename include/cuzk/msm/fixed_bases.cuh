@@ -23,6 +23,9 @@
 #include "cuzk/ec/jacobian.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/result_area.hpp"
+#include "cuzk/gpu/stream.hpp"
+#include "cuzk/msm/pending_sum.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/msm/window_cost.hpp"
 
@@ -138,19 +141,33 @@ size_t msm_device_workspace_bytes(const fixed_bases<G>& table, size_t n) {
 }
 
 /// sum_i scalars[i] * P_i over the first n bases of the table (n <= table.size()), scalars in
-/// device memory in the given form. Same contract as the plain msm_device (stream, workspace,
-/// errors); the table must be complete on `stream` (same stream, or the caller orders them).
+/// device memory in the given form, enqueued on `stream` into `out` (pending_sum.cuh). Same
+/// contract as the plain msm_device_enqueue (stream, workspace, errors); the table must be
+/// complete on `stream` (same stream, or the caller orders them).
+template <class G>
+pending_sum<G> msm_device_enqueue(const fixed_bases<G>& table, const typename G::scalar::integer* scalars, size_t n,
+                                  void* workspace, size_t workspace_bytes, cudaStream_t stream, gpu::result_area& out,
+                                  scalar_form form = scalar_form::canonical) {
+    if (n == 0) return {};
+    if (n > table.size())
+        throw invalid_argument("msm_device: " + std::to_string(n) + " scalars for a table of " +
+                               std::to_string(table.size()) + " bases");
+    const detail::device_plan<G> plan(n, device_options{.window_bits = table.window_bits()}, true);
+    return detail::msm_run_enqueue<G>(plan, table.data(), table.size(), scalars, nullptr, workspace, workspace_bytes,
+                                      stream, form, {}, out);
+}
+
+/// The same, waited for: the sum.
 template <class G>
 jacobian<G> msm_device(const fixed_bases<G>& table, const typename G::scalar::integer* scalars, size_t n,
                        void* workspace, size_t workspace_bytes, cudaStream_t stream,
                        scalar_form form = scalar_form::canonical) {
     if (n == 0) return jacobian<G>::identity();
-    if (n > table.size())
-        throw invalid_argument("msm_device: " + std::to_string(n) + " scalars for a table of " +
-                               std::to_string(table.size()) + " bases");
-    const detail::device_plan<G> plan(n, device_options{.window_bits = table.window_bits()}, true);
-    return detail::msm_run<G>(plan, table.data(), table.size(), scalars, nullptr, workspace, workspace_bytes, stream,
-                              form, {});
+    gpu::result_area& area = gpu::thread_result_area();
+    area.reset();
+    const pending_sum<G> r = msm_device_enqueue(table, scalars, n, workspace, workspace_bytes, stream, area, form);
+    gpu::wait(stream);
+    return r.get();
 }
 
 }  // namespace cuzk::msm

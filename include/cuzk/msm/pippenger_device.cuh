@@ -5,6 +5,8 @@
 //   size_t bytes = cuzk::msm::msm_device_workspace_bytes<G>(n);          // 1. ask
 //   void* ws;  cudaMallocAsync(&ws, bytes, stream);                      // 2. caller allocates
 //   jacobian<G> r = cuzk::msm::msm_device<G>(d_points, d_scalars, n, ws, bytes, stream);
+//   // or, several MSMs on one stream and one wait (pending_sum.cuh):
+//   msm::pending_sum<G> p = cuzk::msm::msm_device_enqueue<G>(d_points, d_scalars, n, ws, bytes, stream, area);
 //
 // Pipeline (all on the caller's stream; no device-global call anywhere):
 //  1. digits   one thread per scalar: reduce mod r, write for every window w a key
@@ -28,13 +30,15 @@
 //              inner sum is the same running-sum trick over the S segments, then a block-wide tree.
 //              (With shifted bases there is one big bucket set: it is folded as V groups of
 //              buckets, each like a window, and the host adds each group's offset g L times its
-//              plain total; see msm_accumulate.)
-//  7. combine  the W window sums are copied to the host (one stream-ordered copy and a stream
-//              synchronisation) and combined by Horner's rule there: c doublings per window are
-//              a long serial chain, fast on a CPU core and slow on one GPU thread.
+//              plain total; see pending_sum.cuh.)
+//  7. combine  the W window sums are queued into page-locked memory (a gpu::result_area) and
+//              combined by Horner's rule on the host after the stream's wait (pending_sum.cuh):
+//              c doublings per window are a long serial chain, fast on a CPU core and slow on
+//              one GPU thread. msm_device waits itself; msm_device_enqueue leaves the wait to the
+//              caller, so several MSMs on one stream cost one wait.
 //
 // Steps 1-3 read only the scalars (msm_sort_digits, per scalar field), steps 4-7 the sorted digits
-// and the points (msm_accumulate, per group): one set of sorted digits can serve several
+// and the points (msm_accumulate_enqueue, per group): one set of sorted digits can serve several
 // accumulations over different bases (the witness plan's, witness_plan.cuh).
 // Scalars are reduced mod r (signed_digits.hpp); points are affine with (0, 0) as the identity.
 // Time depends on the scalars (vartime): MSM inputs are public or the caller accepts the leak.
@@ -55,8 +59,10 @@
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
 #include "cuzk/gpu/event.hpp"
+#include "cuzk/gpu/result_area.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/device_plan.cuh"
+#include "cuzk/msm/pending_sum.cuh"
 #include "cuzk/msm/pippenger_kernels.cuh"
 
 namespace cuzk::msm {
@@ -107,12 +113,13 @@ sorted_digits msm_sort_digits(const digit_plan<Fr>& plan, const typename Fr::int
 }
 
 /// Steps 4-7 for a plan over sorted digits (plan.digits' shape), its accumulation region
-/// (plan.accumulation_bytes bytes at `region`) and the points the digits name, on `stream`;
-/// waits for `stream` and returns the sum. The digits are only read: several accumulations
-/// (over different bases) may use them one after another.
+/// (plan.accumulation_bytes bytes at `region`) and the points the digits name, enqueued on
+/// `stream`; the window sums and the overflow flag are queued into `out`, and the returned sum is
+/// theirs once the stream has passed them (pending_sum.cuh). The digits are only read: several
+/// accumulations (over different bases) may use them one after another.
 template <class G>
-jacobian<G> msm_accumulate(const device_plan<G>& plan, const sorted_digits& d, const affine<G>* points, void* region,
-                           cudaStream_t stream) {
+pending_sum<G> msm_accumulate_enqueue(const device_plan<G>& plan, const sorted_digits& d, const affine<G>* points,
+                                      void* region, cudaStream_t stream, gpu::result_area& out) {
     using bucket = xyzz<G>;
     const auto& dp = plan.digits;
     char* ws = static_cast<char*>(region);
@@ -166,64 +173,62 @@ jacobian<G> msm_accumulate(const device_plan<G>& plan, const sorted_digits& d, c
                                                                                dp.fold_segs, dp.fold2_len);
     CUZK_CUDA_CHECK_LAUNCH("msm_fold2_kernel");
 
-    std::vector<bucket> window_sums(dp.fold_sets), group_totals(dp.fold_sets);
-    uint32_t overflowed = 0;
-    gpu::download_blocking(&overflowed, d.overflow, sizeof overflowed, stream);
-    gpu::download_blocking(window_sums.data(), win, dp.fold_sets * sizeof(bucket), stream);
-    if (dp.shifted_bases) gpu::download_blocking(group_totals.data(), totals, dp.fold_sets * sizeof(bucket), stream);
-    gpu::wait(stream);
-    if (overflowed != 0)
-        throw invalid_argument("msm_device: a scalar does not fit in " + std::to_string(dp.windows) + " windows of " +
-                               std::to_string(dp.c) + " bits (scalar_bits promised too few)");
-
-    if (dp.shifted_bases) {
-        // One bucket set folded as V groups of L buckets: group g's weights are off by g L, so
-        // sum_b (b + 1) B_b = sum_g window_g + L * sum_g g total_g (running sums from the top).
-        bucket sum = bucket::identity(), running = bucket::identity(), weighted = bucket::identity();
-        for (const bucket& w : window_sums) sum += w;
-        for (unsigned g = dp.fold_sets - 1; g > 0; --g) {
-            running += group_totals[g];
-            weighted += running;
-        }
-        for (uint32_t l = dp.fold_buckets; l > 1; l /= 2) weighted = weighted.dbl();
-        return to_jacobian(sum + weighted);
-    }
-
-    // Horner on the host: R = 2^c R + window_w from the top window down.
-    bucket r = bucket::identity();
-    for (unsigned w = dp.windows; w-- > 0;) {
-        if (w + 1 != dp.windows)
-            for (unsigned k = 0; k < dp.c; ++k) r = r.dbl();
-        r += window_sums[w];
-    }
-    return to_jacobian(r);
+    // The W window sums (or a table's V group sums and totals) go to the host and are combined
+    // there (Horner's rule): c doublings per window are a long serial chain, fast on a CPU core
+    // and slow on one GPU thread.
+    pending_sum<G> r;
+    const uint32_t* overflow = out.download(d.overflow, 1, stream);
+    const bucket* sums = out.download(win, dp.fold_sets, stream);
+    const bucket* group_totals = dp.shifted_bases ? out.download(totals, dp.fold_sets, stream) : nullptr;
+    r.add_windows({.windows = dp.windows,
+                   .c = dp.c,
+                   .fold_sets = dp.fold_sets,
+                   .fold_buckets = dp.fold_buckets,
+                   .shifted_bases = dp.shifted_bases},
+                  sums, group_totals, overflow);
+    return r;
 }
 
-/// Steps 1-7 for a plan; table_stride != 0 when `points` is a table of shifted bases
-/// (fixed_bases.cuh) with that many points per window. With `indices` (device memory, plan.n
-/// entries) the MSM is over the scalars and points at those indices only. `points_needed`, if
-/// set, runs on the host once steps 1-3 (which read only the scalars) are enqueued and before
-/// the first kernel that reads the points: msm_device_from_host uploads the points there,
-/// overlapping the sort. The kernels are launched by msm_sort_digits (per scalar field) and
-/// msm_accumulate (per group), the units cuzk::instances precompiles (cuzk/instances.hpp).
+/// Steps 1-7 for a plan, enqueued on `stream` with the results queued into `out`;
+/// table_stride != 0 when `points` is a table of shifted bases (fixed_bases.cuh) with that many
+/// points per window. With `indices` (device memory, plan.n entries) the MSM is over the scalars
+/// and points at those indices only. `points_needed`, if set, runs on the host once steps 1-3
+/// (which read only the scalars) are enqueued and before the first kernel that reads the points:
+/// msm_device_from_host uploads the points there, overlapping the sort. The kernels are launched
+/// by msm_sort_digits (per scalar field) and msm_accumulate_enqueue (per group), the units
+/// cuzk::instances precompiles (cuzk/instances.hpp).
 template <class G>
-jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
-                    const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,
-                    size_t workspace_bytes, cudaStream_t stream, scalar_form form,
-                    const std::function<void()>& points_needed) {
+pending_sum<G> msm_run_enqueue(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
+                               const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,
+                               size_t workspace_bytes, cudaStream_t stream, scalar_form form,
+                               const std::function<void()>& points_needed, gpu::result_area& out) {
     if (workspace_bytes < plan.total)
         throw invalid_argument("msm_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
                                std::to_string(plan.total));
     char* ws = static_cast<char*>(workspace);
     const sorted_digits d = msm_sort_digits(plan.digits, scalars, indices, table_stride, ws, stream, form);
     if (points_needed) points_needed();
-    return msm_accumulate<G>(plan, d, points, ws + plan.digits.bytes, stream);
+    return msm_accumulate_enqueue<G>(plan, d, points, ws + plan.digits.bytes, stream, out);
+}
+
+/// msm_run_enqueue into the calling thread's result area, one wait, the sum.
+template <class G>
+jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
+                    const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,
+                    size_t workspace_bytes, cudaStream_t stream, scalar_form form,
+                    const std::function<void()>& points_needed) {
+    gpu::result_area& area = gpu::thread_result_area();
+    area.reset();
+    const pending_sum<G> r = msm_run_enqueue<G>(plan, points, table_stride, scalars, indices, workspace,
+                                                workspace_bytes, stream, form, points_needed, area);
+    gpu::wait(stream);
+    return r.get();
 }
 
 }  // namespace detail
 
 /// sum_i scalars[i] * points[i] for n affine points and n scalars, both in device memory.
-/// Enqueues everything on `stream`, waits for that stream only, and returns the result
+/// Enqueues everything on `stream`, waits for that stream once, and returns the result
 /// (Jacobian). `workspace` must hold msm_device_workspace_bytes<G>(n, opt) bytes (checked;
 /// 256-byte alignment). Throws cuda_error naming the failing call, or invalid_argument.
 /// Scalars are n words of G::scalar::integer in opt.form; n = 0 returns the identity.
@@ -234,6 +239,20 @@ jacobian<G> msm_device(const affine<G>* points, const typename G::scalar::intege
     if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
     return detail::msm_run<G>(detail::device_plan<G>(n, opt), points, 0, scalars, nullptr, workspace, workspace_bytes,
                               stream, opt.form, {});
+}
+
+/// msm_device without the wait: everything is enqueued on `stream`, what its end reads is queued
+/// into `out`, and the returned sum's get() gives the result once the stream has passed it
+/// (pending_sum.cuh). Several MSMs on one stream then cost one wait; the workspace may be reused
+/// by the next MSM on the same stream at once.
+template <class G>
+pending_sum<G> msm_device_enqueue(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n,
+                                  void* workspace, size_t workspace_bytes, cudaStream_t stream, gpu::result_area& out,
+                                  const device_options& opt = {}) {
+    if (n == 0) return {};
+    if (n >= (size_t(1) << 31)) throw invalid_argument("msm_device: n must be below 2^31");
+    return detail::msm_run_enqueue<G>(detail::device_plan<G>(n, opt), points, 0, scalars, nullptr, workspace,
+                                      workspace_bytes, stream, opt.form, {}, out);
 }
 
 /// Convenience: points and scalars in host memory (pageable or pinned). Allocates device
@@ -262,7 +281,7 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
     };
     jacobian<G> r = detail::msm_run<G>(plan, dp.data(), 0, ds.data(), nullptr, ws.data(), ws.bytes(), stream, opt.form,
                                        upload_points);
-    return r;  // msm_run synchronised `stream`, which waited for `copy`: the buffers may go
+    return r;  // msm_run waited for `stream`, which waited for `copy`: the buffers may go
 }
 
 }  // namespace cuzk::msm
@@ -271,9 +290,9 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
 /// device MSM for group G (its accumulation; the digits are per scalar field, below): see
 /// cuzk/instances.hpp.
 #define CUZK_MSM_INSTANCES(prefix, G)                                                          \
-    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_accumulate<G>(                  \
+    prefix template ::cuzk::msm::pending_sum<G> cuzk::msm::detail::msm_accumulate_enqueue<G>(   \
         const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::msm::detail::sorted_digits&, \
-        const ::cuzk::affine<G>*, void*, cudaStream_t);
+        const ::cuzk::affine<G>*, void*, cudaStream_t, ::cuzk::gpu::result_area&);
 
 /// The same for the digits and their sort over scalar field F (shared by G1 and G2).
 #define CUZK_MSM_FIELD_INSTANCES(prefix, F)                                                                         \

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // The kernels of the device MSM (msm/pippenger_device.cuh, whose header comment names the steps):
 // digits (step 1), bucket starts (3), accumulation and its fixups (4), the two fold levels (5, 6).
-// Launched by msm_sort_digits and msm_accumulate over a device_plan (msm/device_plan.cuh).
+// Launched by msm_sort_digits and msm_accumulate_enqueue over a device_plan (msm/device_plan.cuh).
 #pragma once
 
 #include <cuda_runtime.h>

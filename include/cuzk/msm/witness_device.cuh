@@ -8,8 +8,8 @@
 // One call, one result, any scalars (the split is an optimisation, never a precondition):
 //  1. classify  one thread per scalar: reduced mod r, is it 0, 1 or other (one byte each).
 //  2. partition CUB three-way partition of the indices 0..n-1: the ones, the others, the zeros
-//              (dropped). Both lists keep the input order. Their sizes go to the host (one
-//              stream synchronisation), which plans the rest.
+//              (dropped). Both lists keep the input order. Their sizes go to the host (one wait
+//              on the stream), which plans the rest.
 //  3. ones      sum_{s_i = 1} P_i by a parallel reduction: each thread adds a strided share of
 //              the points (mixed additions), warps and blocks fold by shuffles, a second one-block
 //              pass adds the blocks' partial sums. No digits, no sort, no buckets.
@@ -38,8 +38,10 @@
 
 #include "cuzk/core/error.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/result_area.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/fixed_bases.cuh"
+#include "cuzk/msm/pending_sum.cuh"
 #include "cuzk/msm/pippenger_device.cuh"
 #include "cuzk/msm/witness_plan.cuh"
 
@@ -114,16 +116,18 @@ struct witness_msm_layout {
     }
 };
 
-/// Steps 3 and 4 over a built plan: the ones' sum, and the accumulation of the others' buckets
-/// from the plan's sorted digits. The one function per group that launches the witness MSM's
-/// own kernels (cuzk::instances precompiles it). points: plain bases, or a table of shifted
-/// bases when the plan's digits were made for one.
+/// Steps 3 and 4 over a built plan, enqueued on `stream` with their results queued into `out`
+/// (pending_sum.cuh): the ones' sum, and the accumulation of the others' buckets from the plan's
+/// sorted digits. The one function per group that launches the witness MSM's own kernels
+/// (cuzk::instances precompiles it). points: plain bases, or a table of shifted bases when the
+/// plan's digits were made for one.
 template <class G>
-jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_state<typename G::scalar>& plan,
-                                void* workspace, size_t workspace_bytes, cudaStream_t stream,
-                                device_options::accumulation accumulate) {
+pending_sum<G> msm_witness_planned_enqueue(const affine<G>* points, const witness_plan_state<typename G::scalar>& plan,
+                                           void* workspace, size_t workspace_bytes, cudaStream_t stream,
+                                           device_options::accumulation accumulate, gpu::result_area& out) {
     using bucket = xyzz<G>;
-    if (plan.n == 0) return jacobian<G>::identity();
+    pending_sum<G> r;
+    if (plan.n == 0) return r;
     const witness_msm_layout<G> layout(plan.bound, accumulate);
     if (workspace_bytes < layout.total)
         throw invalid_argument("msm_witness_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
@@ -132,7 +136,6 @@ jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_stat
     bucket* partials = reinterpret_cast<bucket*>(ws + layout.o_partials);
     bucket* result = reinterpret_cast<bucket*>(ws + layout.o_result);
 
-    bucket ones_sum = bucket::identity();
     if (plan.n_ones != 0) {
         const size_t per_block = size_t(witness_sum_block) * 8;  // at least ~8 additions per thread
         const unsigned blocks = unsigned(
@@ -141,10 +144,8 @@ jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_stat
         CUZK_CUDA_CHECK_LAUNCH("witness_ones_kernel");
         witness_fold_kernel<G><<<1, witness_sum_block, 0, stream>>>(result, partials, blocks);
         CUZK_CUDA_CHECK_LAUNCH("witness_fold_kernel");
-        // Waited for by msm_accumulate's synchronisation below, or by the one after.
-        gpu::download_blocking(&ones_sum, result, sizeof(bucket), stream);
+        r.add_point(out.download(result, 1, stream));
     }
-    jacobian<G> rest = jacobian<G>::identity();
     if (plan.n_others != 0) {
         // The accumulation chosen for the plan's digits (their own width, witness_plan_build)
         // may differ from the one the workspace was sized for (all n scalars others) and need
@@ -159,11 +160,9 @@ jacobian<G> msm_witness_planned(const affine<G>* points, const witness_plan_stat
             if (p.accumulation_bytes > layout.rest.accumulation_bytes)
                 throw error("msm_witness_device: the plan's digits outgrow the workspace sized for them");
         }
-        rest = msm_accumulate<G>(p, plan.sorted, points, ws + layout.o_accumulation, stream);
-    } else {
-        gpu::wait(stream);
+        r += msm_accumulate_enqueue<G>(p, plan.sorted, points, ws + layout.o_accumulation, stream, out);
     }
-    return rest + to_jacobian(ones_sum);
+    return r;
 }
 
 /// Workspace bytes of a witness MSM that makes its own plan: the plan's buffer, then the MSM's.
@@ -174,14 +173,16 @@ size_t witness_workspace_bytes(size_t n, const device_options& opt, bool shifted
     return plan.total + witness_msm_layout<G>(plan.bound, opt.accumulate).total;
 }
 
-/// A witness MSM with its own plan in the front of its workspace. points: the bases, or a table
+/// A witness MSM with its own plan in the front of its workspace, enqueued on `stream` (the plan
+/// waits once, for its counts) with its results queued into `out`. points: the bases, or a table
 /// of shifted bases with table_stride points per window and window width table_c (0 for plain
 /// bases).
 template <class G>
-jacobian<G> msm_witness_run(const affine<G>* points, size_t table_stride, unsigned table_c,
-                            const typename G::scalar::integer* scalars, size_t n, void* workspace,
-                            size_t workspace_bytes, cudaStream_t stream, const device_options& opt) {
-    if (n == 0) return jacobian<G>::identity();
+pending_sum<G> msm_witness_run_enqueue(const affine<G>* points, size_t table_stride, unsigned table_c,
+                                       const typename G::scalar::integer* scalars, size_t n, void* workspace,
+                                       size_t workspace_bytes, cudaStream_t stream, const device_options& opt,
+                                       gpu::result_area& out) {
+    if (n == 0) return {};
     if (n >= (size_t(1) << 31)) throw invalid_argument("msm_witness_device: n must be below 2^31");
     device_options o = opt;
     if (table_stride != 0) o.window_bits = table_c;
@@ -191,8 +192,19 @@ jacobian<G> msm_witness_run(const affine<G>* points, size_t table_stride, unsign
         throw invalid_argument("msm_witness_device: workspace of " + std::to_string(workspace_bytes) + " bytes, need " +
                                std::to_string(need));
     char* ws = static_cast<char*>(workspace);
-    const auto plan = witness_plan_build<typename G::scalar>(scalars, n, table_stride, ws, plan_bytes, stream, o);
-    return msm_witness_planned<G>(points, plan, ws + plan_bytes, workspace_bytes - plan_bytes, stream, o.accumulate);
+    const auto plan = witness_plan_build<typename G::scalar>(scalars, n, table_stride, ws, plan_bytes, stream, o, out);
+    return msm_witness_planned_enqueue<G>(points, plan, ws + plan_bytes, workspace_bytes - plan_bytes, stream,
+                                          o.accumulate, out);
+}
+
+/// An enqueued witness MSM of the calling thread's result area, waited for: the sum.
+template <class G, class Enqueue>
+jacobian<G> witness_waited(cudaStream_t stream, Enqueue&& enqueue) {
+    gpu::result_area& area = gpu::thread_result_area();
+    area.reset();
+    const pending_sum<G> r = enqueue(area);
+    gpu::wait(stream);
+    return r.get();
 }
 
 }  // namespace detail
@@ -236,45 +248,82 @@ size_t msm_witness_planned_workspace_bytes(size_t n, const device_options& opt =
     return detail::witness_msm_layout<G>(detail::digit_plan<typename G::scalar>(n, opt), opt.accumulate).total;
 }
 
-/// sum_i scalars[i] * points[i] like msm_device (same contract: device memory, the caller's
-/// workspace of msm_witness_workspace_bytes<G>(n, opt) bytes, enqueued on `stream`, which it
-/// synchronises twice), fastest when most scalars are 0 or 1: zeros are dropped, ones are summed
-/// without buckets, the rest go through Pippenger. Correct for any scalars.
+/// sum_i scalars[i] * points[i] like msm_device_enqueue (same contract: device memory, the
+/// caller's workspace of msm_witness_workspace_bytes<G>(n, opt) bytes, enqueued on `stream`, the
+/// results queued into `out`; pending_sum.cuh), fastest when most scalars are 0 or 1: zeros are
+/// dropped, ones are summed without buckets, the rest go through Pippenger. Correct for any
+/// scalars. Its own plan waits for `stream` once (the split's counts are host arguments of the
+/// sort).
+template <class G>
+pending_sum<G> msm_witness_device_enqueue(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n,
+                                          void* workspace, size_t workspace_bytes, cudaStream_t stream,
+                                          gpu::result_area& out, const device_options& opt = {}) {
+    return detail::msm_witness_run_enqueue<G>(points, 0, 0, scalars, n, workspace, workspace_bytes, stream, opt, out);
+}
+
+/// The same, waited for (twice in all: the plan's counts, then the end): the sum.
 template <class G>
 jacobian<G> msm_witness_device(const affine<G>* points, const typename G::scalar::integer* scalars, size_t n,
                                void* workspace, size_t workspace_bytes, cudaStream_t stream,
                                const device_options& opt = {}) {
-    return detail::msm_witness_run<G>(points, 0, 0, scalars, n, workspace, workspace_bytes, stream, opt);
+    if (n == 0) return jacobian<G>::identity();
+    return detail::witness_waited<G>(stream, [&](gpu::result_area& area) {
+        return msm_witness_device_enqueue<G>(points, scalars, n, workspace, workspace_bytes, stream, area, opt);
+    });
 }
 
 /// The witness MSM over a plan of its scalars (witness_plan.cuh): sum_i s_i * points[i] for the
-/// plan's scalars s and plan.size() plain bases in device memory, the same sum as the call above.
+/// plan's scalars s and plan.size() plain bases in device memory, the same sum as the calls above.
 /// Only the ones' sum and the buckets are computed: the split and the others' sorted digits are
 /// the plan's, so any number of MSMs (G1 or G2 bases) can share them. The workspace holds
 /// msm_witness_workspace_bytes<G>(plan, accumulate) bytes (checked); the plan's buffer is read
 /// and must be untouched since the plan was built on `stream` (or on a stream this one waits
-/// for). Synchronises `stream` once.
+/// for). Enqueued with its results queued into `out`: no wait.
+template <class G>
+pending_sum<G> msm_witness_device_enqueue(
+    const affine<G>* points, const witness_plan<typename G::scalar>& plan, void* workspace, size_t workspace_bytes,
+    cudaStream_t stream, gpu::result_area& out,
+    device_options::accumulation accumulate = device_options::accumulation::automatic) {
+    if (plan.state().table_stride != 0)
+        throw invalid_argument("msm_witness_device: the plan's digits are for a table of shifted bases");
+    return detail::msm_witness_planned_enqueue<G>(points, plan.state(), workspace, workspace_bytes, stream, accumulate,
+                                                  out);
+}
+
+/// The same, waited for once: the sum.
 template <class G>
 jacobian<G> msm_witness_device(const affine<G>* points, const witness_plan<typename G::scalar>& plan, void* workspace,
                                size_t workspace_bytes, cudaStream_t stream,
                                device_options::accumulation accumulate = device_options::accumulation::automatic) {
-    if (plan.state().table_stride != 0)
-        throw invalid_argument("msm_witness_device: the plan's digits are for a table of shifted bases");
-    return detail::msm_witness_planned<G>(points, plan.state(), workspace, workspace_bytes, stream, accumulate);
+    if (plan.size() == 0) return jacobian<G>::identity();
+    return detail::witness_waited<G>(stream, [&](gpu::result_area& area) {
+        return msm_witness_device_enqueue<G>(points, plan, workspace, workspace_bytes, stream, area, accumulate);
+    });
 }
 
-/// The witness MSM over the first n bases of a table of shifted bases (fixed_bases.cuh). It
-/// makes its own plan: a plan's digits name plain bases (the table's need its width and its
-/// copies' offsets).
+/// The witness MSM over the first n bases of a table of shifted bases (fixed_bases.cuh), enqueued
+/// into `out`. It makes its own plan (one wait): a plan's digits name plain bases (the table's
+/// need its width and its copies' offsets).
+template <class G>
+pending_sum<G> msm_witness_device_enqueue(const fixed_bases<G>& table, const typename G::scalar::integer* scalars,
+                                          size_t n, void* workspace, size_t workspace_bytes, cudaStream_t stream,
+                                          gpu::result_area& out, scalar_form form = scalar_form::canonical) {
+    if (n > table.size())
+        throw invalid_argument("msm_witness_device: " + std::to_string(n) + " scalars for a table of " +
+                               std::to_string(table.size()) + " bases");
+    return detail::msm_witness_run_enqueue<G>(table.data(), table.size(), table.window_bits(), scalars, n, workspace,
+                                              workspace_bytes, stream, device_options{.form = form}, out);
+}
+
+/// The same, waited for: the sum.
 template <class G>
 jacobian<G> msm_witness_device(const fixed_bases<G>& table, const typename G::scalar::integer* scalars, size_t n,
                                void* workspace, size_t workspace_bytes, cudaStream_t stream,
                                scalar_form form = scalar_form::canonical) {
-    if (n > table.size())
-        throw invalid_argument("msm_witness_device: " + std::to_string(n) + " scalars for a table of " +
-                               std::to_string(table.size()) + " bases");
-    return detail::msm_witness_run<G>(table.data(), table.size(), table.window_bits(), scalars, n, workspace,
-                                      workspace_bytes, stream, device_options{.form = form});
+    if (n == 0) return jacobian<G>::identity();
+    return detail::witness_waited<G>(stream, [&](gpu::result_area& area) {
+        return msm_witness_device_enqueue(table, scalars, n, workspace, workspace_bytes, stream, area, form);
+    });
 }
 
 }  // namespace cuzk::msm
@@ -282,9 +331,9 @@ jacobian<G> msm_witness_device(const fixed_bases<G>& table, const typename G::sc
 /// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the witness
 /// MSM for group G: see cuzk/instances.hpp.
 #define CUZK_WITNESS_MSM_INSTANCES(prefix, G)                                                               \
-    prefix template ::cuzk::jacobian<G> cuzk::msm::detail::msm_witness_planned<G>(                          \
+    prefix template ::cuzk::msm::pending_sum<G> cuzk::msm::detail::msm_witness_planned_enqueue<G>(           \
         const ::cuzk::affine<G>*, const ::cuzk::msm::detail::witness_plan_state<G::scalar>&, void*, size_t, \
-        cudaStream_t, ::cuzk::msm::device_options::accumulation);
+        cudaStream_t, ::cuzk::msm::device_options::accumulation, ::cuzk::gpu::result_area&);
 
 /// The family's group-independent part (src/instances/msm_bn254_g1.cu compiles it): the plans
 /// (witness_plan.cuh).

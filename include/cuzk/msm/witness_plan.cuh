@@ -11,8 +11,8 @@
 // Building it (steps 1, 2 and half of 4 of witness_device.cuh):
 //  1. classify  one thread per scalar: reduced mod r, is it 0, 1 or other (one byte each).
 //  2. partition CUB three-way partition of the indices 0..n-1: the ones, the others, the zeros
-//              (dropped). Both lists keep the input order. Their sizes go to the host (one stream
-//              synchronisation).
+//              (dropped). Both lists keep the input order. Their sizes go to the host (one wait
+//              on the stream: they set the digits' width and CUB's item count, host arguments).
 //  3. digits    the others' signed digits, sorted by bucket, and the bucket starts: steps 1-3 of
 //              pippenger_device.cuh over the other indices, for plain bases (the witness MSM
 //              over a table of shifted bases builds its own state with the table's width and
@@ -34,6 +34,7 @@
 
 #include "cuzk/core/error.hpp"
 #include "cuzk/gpu/cuda_error.hpp"
+#include "cuzk/gpu/result_area.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/msm/pippenger_device.cuh"
 
@@ -106,13 +107,13 @@ struct witness_plan_state {
     sorted_digits sorted;              // ... sorted, in the buffer (n_others != 0)
 };
 
-/// Builds a plan (steps 1-3 above) over scalars[0..n) in `buffer` on `stream`; synchronises
-/// `stream` once. The one function per scalar field that launches the plan's kernels
-/// (cuzk::instances precompiles it).
+/// Builds a plan (steps 1-3 above) over scalars[0..n) in `buffer` on `stream`; waits for
+/// `stream` once, the counts queued into `area` (page-locked) before it. The one function per
+/// scalar field that launches the plan's kernels (cuzk::instances precompiles it).
 template <class Fr>
 witness_plan_state<Fr> witness_plan_build(const typename Fr::integer* scalars, size_t n, size_t table_stride,
                                           void* buffer, size_t buffer_bytes, cudaStream_t stream,
-                                          const device_options& opt) {
+                                          const device_options& opt, gpu::result_area& area) {
     witness_plan_state<Fr> s;
     s.table_stride = table_stride;
     if (n == 0) return s;
@@ -134,8 +135,7 @@ witness_plan_state<Fr> witness_plan_build(const typename Fr::integer* scalars, s
     CUZK_CUDA_CHECK(cub::DevicePartition::If(buf + layout.o_cub, cub_bytes, thrust::counting_iterator<uint32_t>(0),
                                              ones, others, thrust::make_discard_iterator(), counts, int64_t(n),
                                              witness_class_is{cls, 1}, witness_class_is{cls, 2}, stream));
-    uint32_t count[2] = {0, 0};
-    gpu::download_blocking(count, counts, sizeof count, stream);
+    const uint32_t* count = area.download(counts, 2, stream);
     gpu::wait(stream);
 
     s.n = n;
@@ -185,13 +185,17 @@ public:
     witness_plan() = default;
 
     /// Builds the plan of scalars[0..n) (device memory, in opt.form) in `buffer` (device memory
-    /// of witness_plan_bytes<Fr>(n, opt) bytes, checked), on `stream`, which it synchronises
-    /// once (the counts come to the host). opt.window_bits and opt.scalar_bits are the digits'
-    /// (0: chosen as msm_device would, for the count of others). Throws invalid_argument or
-    /// cuda_error. The scalars are not read afterwards; the buffer is, by every MSM over the plan.
+    /// of witness_plan_bytes<Fr>(n, opt) bytes, checked), on `stream`, which it waits for once
+    /// (the counts come to the host, through `area` or the calling thread's result area).
+    /// opt.window_bits and opt.scalar_bits are the digits' (0: chosen as msm_device would, for
+    /// the count of others). Throws invalid_argument or cuda_error. The scalars are not read
+    /// afterwards; the buffer is, by every MSM over the plan.
     witness_plan(const integer* scalars, size_t n, void* buffer, size_t buffer_bytes, cudaStream_t stream,
                  const device_options& opt = {})
-        : s_(detail::witness_plan_build<Fr>(scalars, n, 0, buffer, buffer_bytes, stream, opt)) {}
+        : witness_plan(scalars, n, buffer, buffer_bytes, stream, opt, fresh(gpu::thread_result_area())) {}
+    witness_plan(const integer* scalars, size_t n, void* buffer, size_t buffer_bytes, cudaStream_t stream,
+                 const device_options& opt, gpu::result_area& area)
+        : s_(detail::witness_plan_build<Fr>(scalars, n, 0, buffer, buffer_bytes, stream, opt, area)) {}
 
     /// The number of scalars (and of bases each MSM over the plan takes).
     size_t size() const { return s_.n; }
@@ -204,6 +208,10 @@ public:
     const detail::witness_plan_state<Fr>& state() const { return s_; }
 
 private:
+    static gpu::result_area& fresh(gpu::result_area& a) {
+        a.reset();
+        return a;
+    }
     detail::witness_plan_state<Fr> s_;
 };
 
@@ -213,7 +221,8 @@ private:
 /// build for scalar field F: see cuzk/instances.hpp.
 #define CUZK_WITNESS_PLAN_INSTANCES(prefix, F)                                                           \
     prefix template ::cuzk::msm::detail::witness_plan_state<F> cuzk::msm::detail::witness_plan_build<F>( \
-        const F::integer*, size_t, size_t, void*, size_t, cudaStream_t, const ::cuzk::msm::device_options&);
+        const F::integer*, size_t, size_t, void*, size_t, cudaStream_t, const ::cuzk::msm::device_options&, \
+        ::cuzk::gpu::result_area&);
 
 /// The family's shared part (src/instances/msm_bn254_g1.cu compiles it, through witness_device.cuh's
 /// CUZK_WITNESS_MSM_SHARED_INSTANCES): the CUB size query and every scalar field's plan.

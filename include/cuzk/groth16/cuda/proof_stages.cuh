@@ -4,7 +4,8 @@
 //   inputs   z (and host-evaluated a, b, c) up through the worker's page-locked ring, a
 //            compressed key's scalars gathered, a streamed key's vectors started on the copy stream
 //   compute  an on-demand key's upload, a, b, c from the resident circuit, the H step's NTTs,
-//            the MSMs of msm_schedule.cuh; each sum comes back to the host as its MSM ends
+//            the MSMs of msm_schedule.cuh, all enqueued: their sums (and the circuit's check)
+//            are pending in the worker's result area until the prover's one wait
 // The finishing (waits, the G2 MSM on the CPU where it runs there, assembly) stays with the
 // prover: it is where the locks are given back.
 #pragma once
@@ -69,10 +70,25 @@ struct proof_stages {
         return per_proof_key;
     }
 
+    /// What compute enqueued: the MSM sums and, when a, b, c came from the resident circuit, the
+    /// first violated constraint (~0: none), valid once the worker's stream has passed them.
+    struct pending {
+        pending_msm_sums<Curve> sums;
+        const unsigned long long* first_bad = nullptr;
+
+        /// After the wait: the sums, or invalid_argument naming the violated constraint.
+        msm_sums<Curve> get() const {
+            if (first_bad && *first_bad != ~0ull)
+                throw invalid_argument("prover: the assignment violates constraint " + std::to_string(*first_bad));
+            return sums.get();
+        }
+    };
+
     /// Compute phase: an on-demand key's upload, a, b, c from the resident circuit (when host_abc
-    /// is null), the H scalars, the MSMs; each sum comes back to the host as its MSM ends. A compact
-    /// proof also uploads a, b, c and z here, each when its slot is free.
-    msm_sums<Curve> compute(worker& w, std::unique_ptr<device_key<Curve>>& per_proof_key, std::span<const fr> z,
+    /// is null), the H scalars, the MSMs, enqueued on the worker's stream with their results
+    /// queued into its result area (the witness plans wait for their counts). A compact proof
+    /// also uploads a, b, c and z here, each when its slot is free.
+    pending compute(worker& w, std::unique_ptr<device_key<Curve>>& per_proof_key, std::span<const fr> z,
                             const std::vector<fr>* host_abc, gpu_stage_clock& clock) const {
         const size_t n = key.domain_size(), nv = key.num_variables();
         const gpu::stream& st = w.stream_;
@@ -98,14 +114,14 @@ struct proof_stages {
                 w.staging_->upload(y, abc + 2 * n, n * sizeof(fr), w.stream_);
                 h_scalars_finish(domain, x, y, key.h_convention, st.get());
             });
-        } else if (!host_abc) {
+        }
+        pending r;
+        if (!layout.compact && !host_abc) {
+            // The check's answer is read after the proof's one wait: a violated constraint then
+            // fails the proof after its MSMs ran instead of before, with the same error.
             clock.time("evaluate a, b, c (GPU)", [&] {
                 evaluate_abc_on_device(*circuit, w.z_.data(), w.abc_.data(), w.first_bad_.data(), st);
-                unsigned long long first_bad = 0;
-                w.first_bad_.download(&first_bad, st);
-                st.synchronize();
-                if (first_bad != ~0ull)
-                    throw invalid_argument("prover: the assignment violates constraint " + std::to_string(first_bad));
+                r.first_bad = w.results_.download(w.first_bad_.data(), 1, st);
             });
         }
         if (!layout.compact) {
@@ -132,26 +148,25 @@ struct proof_stages {
              .key_ready = per_proof_key && Stage == staging::streamed ? w.key_ready_.e : nullptr,
              .shared = zb,
              .g2_on_gpu = g2_on_gpu},
-            st, clock);
+            st, w.results_, clock);
         const integer* hs = reinterpret_cast<const integer*>(x);
-        msm_sums<Curve> r;
         if (!layout.compact) {
-            r.a = msm.a(za);
-            msm.b(zb, r);
-            r.l = msm.l(zs);
-            r.h = msm.h(hs);
+            r.sums.a = msm.a(za);
+            msm.b(zb, r.sums);
+            r.sums.l = msm.l(zs);
+            r.sums.h = msm.h(hs);
             return r;
         }
         // Compact: H first, then z where the H scalars were and each gathered vector where c was.
-        r.h = msm.h(hs);
+        r.sums.h = msm.h(hs);
         clock.time("upload z", [&] { w.staging_->upload(x, z.data(), nv * sizeof(fr), w.stream_); });
         const integer* xs = reinterpret_cast<const integer*>(x);
         const integer* ys = reinterpret_cast<const integer*>(y);
         gather_present(a_index, x, y, st);
-        r.a = msm.a(a_index.size() != 0 ? ys : xs);
+        r.sums.a = msm.a(a_index.size() != 0 ? ys : xs);
         gather_present(b_index, x, y, st);
-        msm.b(b_index.size() != 0 ? ys : xs, r);
-        r.l = msm.l(xs);
+        msm.b(b_index.size() != 0 ? ys : xs, r.sums);
+        r.sums.l = msm.l(xs);
         return r;
     }
 };

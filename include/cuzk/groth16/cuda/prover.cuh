@@ -17,15 +17,19 @@
 //   compute (compute lock under split)  a, b, c from the resident circuit (checking every
 //                                       constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H (B1,
 //                                       B2 and a dense key's A over one witness plan of z)
-//   finish                              wait for the worker's streams, then (outside the locks)
-//                                       the G2 MSM on the CPU if the policy puts it there, assembly
+//   finish                              one wait for the worker's stream (which joined its copy
+//                                       stream), the MSM sums combined from the worker's result
+//                                       area, then (outside the locks) the G2 MSM on the CPU if the
+//                                       policy puts it there, assembly
 // A compact proof (cuda_prover_options::proof_layout, staging::chunked only) uploads nothing in
 // the inputs stage: a, b, c and z go up inside compute, each when its slot is free.
 // Under the device policy one lock covers inputs and compute; under none the caller serialises.
 // Nothing waits on the whole device: every allocation is stream-ordered (a worker's buffers and
 // a per-proof key from the gpu_context's memory pool, which keeps them mapped between proofs),
-// every wait is a stream synchronisation. With a stage_times (or a telemetry sink), each GPU
-// stage also gets its interval on the worker's stream (gpu_stage_clock.cuh). Every path that
+// every wait is a stream synchronisation: the witness plans' counts (the shared plan's and L's)
+// and the end of the proof, three in all for a resident key (docs/GROTH16.md, Host waits). With
+// a stage_times (or a telemetry sink), each GPU stage also gets its interval on the worker's
+// stream (stage_clock.cuh). Every path that
 // touches the device makes the prover's device current first (the constructor through its first
 // member, make_worker, prove, the destructor).
 //
@@ -325,15 +329,19 @@ private:
                                                             .b_index = b_index_,
                                                             .key_chunk_points = opt_.key_chunk_points,
                                                             .g2_on_gpu = g2_on_gpu()};
+            w.results_.reset();  // no copy into it is queued: the last proof's stream was passed
             std::unique_ptr<detail::device_key<Curve>> per_proof_key = stages.inputs(w, z, host_abc, clock);
             locks.inputs_done();  // the compute stage's
-            sums = stages.compute(w, per_proof_key, z, host_abc, clock);
-            // The GPU part of finishing: the per-proof key freed in stream order, both streams
-            // passed, the GPU intervals read, then the next worker in.
+            const auto pending = stages.compute(w, per_proof_key, z, host_abc, clock);
+            // The GPU part of finishing: the per-proof key freed in stream order, the copy stream
+            // joined, one wait for everything the proof queued, the GPU intervals read, the sums
+            // combined (or the circuit's check failed), then the next worker in.
             per_proof_key.reset();
+            w.copy_done_.record(w.copy_);
+            CUZK_CUDA_CHECK(cudaStreamWaitEvent(w.stream_, w.copy_done_, 0));
             w.stream_.synchronize();
-            w.copy_.synchronize();
             clock.finish();
+            sums = pending.get();
             locks.compute_done();
             ++w.proofs_;
         }

@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -21,25 +20,22 @@
 
 namespace cuzk::groth16::detail {
 
-/// The events are put on the stage_timer's clock by an anchor event recorded on the stream and
-/// waited for at once (the stream is idle then: a worker's stream is between proofs). A stage's
-/// interval runs from when the stream reaches its first work to when it passes its last, so
-/// kernels enqueued by one stage and still running during the next host stage count where they
-/// ran. Nothing is created when nobody records.
+/// The events are put on the stage_timer's clock from the last one: finish() runs after a wait
+/// for the stream, so the last event has happened by then and is taken to have happened at that
+/// moment; every other event is placed by its distance before it. The mapped times are late by
+/// the wait's wake-up (microseconds on a quiet machine, tens of ms when many processes share the
+/// GPU, as seen on the H200 beside 36 compute-sanitizer runs), never early, and nothing waits for
+/// the clock. A stage's interval runs from when the stream reaches its first work to when it
+/// passes its last, so kernels enqueued by one stage and still running during the next host
+/// stage count where they ran. Nothing is created when nobody records.
 class gpu_stage_clock {
 public:
-    gpu_stage_clock(stage_timer& timer, cudaStream_t st) : timer_(timer), st_(st) {
-        if (!timer_.recording()) return;
-        anchor_.emplace();
-        anchor_->record(st_);
-        anchor_->synchronize();
-        anchor_ms_ = timer_.now_ms();
-    }
+    gpu_stage_clock(stage_timer& timer, cudaStream_t st) : timer_(timer), st_(st), recording_(timer.recording()) {}
 
     /// timer.time(name, f), with the stage's GPU interval recorded on the stream.
     template <class F>
     auto time(const char* name, F&& f) {
-        if (!anchor_) return timer_.time(name, f);
+        if (!recording_) return timer_.time(name, f);
         marks_.push_back({timer_.recorded(), gpu::event{}, gpu::event{}});
         // The start event goes in after the stage's host start is read: on an idle stream it
         // completes at once, and recorded first it could land before the host interval.
@@ -57,15 +53,14 @@ public:
     }
 
     /// Writes the intervals into the timer's stages; call once the stream has passed them all.
-    /// The anchor's host time is read after its synchronisation returned, so mapped times are
-    /// late by that wake-up: microseconds on a quiet machine, tens of ms when many processes
-    /// share the GPU (seen on the H200 beside 36 compute-sanitizer runs). Every event has
-    /// completed by now, so a time past now is that lateness and is clamped to now.
     void finish() {
+        if (marks_.empty()) return;
         const double now = timer_.now_ms();
-        for (auto& m : marks_)
-            timer_.set_gpu_interval(m.stage, std::min(now, anchor_ms_ + m.start.elapsed_ms_since(*anchor_)),
-                                    std::min(now, anchor_ms_ + m.end.elapsed_ms_since(*anchor_)));
+        const gpu::event& last = marks_.back().end;
+        for (auto& m : marks_) {
+            const double start = now - last.elapsed_ms_since(m.start), end = now - last.elapsed_ms_since(m.end);
+            timer_.set_gpu_interval(m.stage, std::min(now, start), std::min(now, end));
+        }
     }
 
 private:
@@ -75,8 +70,7 @@ private:
     };
     stage_timer& timer_;
     cudaStream_t st_;
-    std::optional<gpu::event> anchor_;
-    double anchor_ms_ = 0;
+    bool recording_;
     std::vector<mark> marks_;
 };
 

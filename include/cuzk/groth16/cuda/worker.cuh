@@ -26,6 +26,8 @@
 
 #include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/gpu/device_buffer.hpp"
+#include "cuzk/gpu/event.hpp"
+#include "cuzk/gpu/result_area.hpp"
 #include "cuzk/gpu/stream.hpp"
 #include "cuzk/gpu/upload_staging.hpp"
 #include "cuzk/gpu/vram_budget.hpp"
@@ -129,6 +131,8 @@ private:
     gpu::device_buffer<unsigned long long> first_bad_;  // the first violated constraint, or ~0
     gpu::upload_staging own_staging_;                   // page-locked on first use (not for a shared_staging worker)
     gpu::upload_staging* staging_;
+    gpu::result_area results_;      // page-locked: what a proof's enqueued MSMs and checks leave for the host
+    gpu::event copy_done_{false};   // the copy stream's last work, which the proof's stream joins
     uint64_t proofs_ = 0;
 };
 
