@@ -22,7 +22,7 @@
 //                             a witness that does not satisfy the circuit writes nothing and fails
 //                             (exit 1 in the first two modes).
 //
-// Plain C++ in every build; with CUDA enabled the GPU backend (the engine for every CUDA policy,
+// Plain C++ in every build; with CUDA enabled the GPU backend (the engine over the CUDA prover,
 // the GPU setup) is cuzk_prove_gpu.cu, linked beside it; the file modes' GPU prover is the front
 // door's (cuzk::service).
 #include <sys/resource.h>
@@ -246,7 +246,7 @@ std::vector<Fr> copy_witness(const std::vector<Fr>& z) {
 /// by the producer on the host when `evaluate_on_host`, overlapping the proofs), verifies each,
 /// prints the median per stage and, for several proofs, the engine's summary; writes the trace
 /// for --trace. Returns true if all verified. One per curve: the engine is the same type for every
-/// backend and policy.
+/// backend and configuration.
 template <class Curve>
 bool run_engine(const options& o, const proving_key<Curve>& pk, const circuit<typename Curve::fr>& ckt,
                 engine<Curve>& e, bool evaluate_on_host) {

@@ -2,8 +2,8 @@
 // cuzk-prove's GPU backend: the only part of cuzk-prove that nvcc compiles (cuzk_prove_gpu.cu,
 // built when CUDA is enabled; examples/CMakeLists.txt then defines CUZK_PROVE_GPU). The rest of
 // cuzk-prove (options, the CPU prover, verification) is plain C++ and gets the synthetic mode's
-// GPU engine type-erased (groth16::engine<C>): the 4 CUDA policy types
-// x 2 curves are compiled in that one TU, and the CPU path once, by the host compiler, at the
+// GPU engine type-erased (groth16::engine<C>): the CUDA prover of each of the 2 curves is
+// compiled in that one TU, and the CPU path once, by the host compiler, at the
 // host build's optimisation level. A curve added to cuzk-prove's --curve dispatch needs its
 // explicit instantiations at the end of cuzk_prove_gpu.cu.
 #pragma once
@@ -60,7 +60,7 @@ template <class Curve>
 proving_key<Curve> test_setup_on_gpu(const r1cs<typename Curve::fr>& system, uint64_t seed,
                                      std::optional<std::pair<density_map, density_map>> densities = {});
 
-/// An engine over s.devices with the cuda_policy that s names (one prover per distinct device,
+/// An engine over s.devices with the cuda_prover options that s names (one prover per distinct device,
 /// s.workers per slot, room for one partition ahead of every worker); the circuit stays resident
 /// when s.evaluate_on_gpu and the budget holds it. Prints the first device, the budget and the
 /// prover's notes. `circuit` must outlive the engine.

@@ -42,12 +42,12 @@ struct setup {
     }
 };
 
-template <class C, class Policy>
-void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers) {
+template <class C>
+void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers, cuda_prover_options opt = {}) {
     setup<C> s;
-    auto e = make_cuda_engine<C, Policy>(s.pk, s.system, devices, kBudget, {.workers_per_slot = workers});
+    auto e = make_cuda_engine<C>(s.pk, s.system, devices, kBudget, {.workers_per_slot = workers}, opt);
     ASSERT_EQ(e->slots(), devices.size());
-    const auto* gpu_prover = e->slot(0).prover.template get<prover<C, Policy>>();
+    const auto* gpu_prover = e->slot(0).prover.template get<cuda_prover<C>>();
     ASSERT_NE(gpu_prover, nullptr);
     EXPECT_TRUE(gpu_prover->circuit_resident()) << gpu_prover->circuit_fallback_reason();
     auto parts = s.partitions();
@@ -106,12 +106,12 @@ void expect_batch_matches_cpu(const std::vector<int>& devices, unsigned workers)
 
 TYPED_TEST(EngineGpuTest, OneDeviceTwoWorkers) {
     SKIP_WITHOUT_GPU();
-    expect_batch_matches_cpu<TypeParam, cuda_policy<>>({0}, 2);
+    expect_batch_matches_cpu<TypeParam>({0}, 2);
 }
 
 TYPED_TEST(EngineGpuTest, OneDeviceListedTwice) {
     SKIP_WITHOUT_GPU();
-    expect_batch_matches_cpu<TypeParam, cuda_policy<lock_granularity::device, staging::streamed>>({0, 0}, 2);
+    expect_batch_matches_cpu<TypeParam>({0, 0}, 2, {.locking = lock_granularity::device, .stage = staging::streamed});
 }
 
 TYPED_TEST(EngineGpuTest, AnUnknownDeviceIsAClearError) {
@@ -119,8 +119,7 @@ TYPED_TEST(EngineGpuTest, AnUnknownDeviceIsAClearError) {
     int count = 0;
     ASSERT_EQ(cudaGetDeviceCount(&count), cudaSuccess);
     setup<TypeParam> s;
-    using P = cuda_policy<>;
-    EXPECT_THROW((make_cuda_engine<TypeParam, P>(s.pk, s.system, {0, count}, kBudget)), cuda_error);
+    EXPECT_THROW((make_cuda_engine<TypeParam>(s.pk, s.system, {0, count}, kBudget)), cuda_error);
     int current = -1;
     ASSERT_EQ(cudaGetDevice(&current), cudaSuccess);  // the failed cudaSetDevice left no error behind
 }

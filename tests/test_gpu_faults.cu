@@ -16,6 +16,8 @@
 // must stay usable after every fault; it is made inside the sweep and destroyed at its end, after
 // which the budget and pools are back to the prover's own level), and a fresh prover's
 // construction with its first proof (where the one-time allocations happen). Skipped without a GPU.
+#include "deprecated_spelling.hpp"  // first: these tests name configurations by policy
+
 #include <gtest/gtest.h>
 
 #include <algorithm>

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The CUDA prover: every policy gives the same proof as the CPU prover for the same
+// The CUDA prover (cuda_prover and its deprecated policy spelling, in which most cases name their
+// configuration): every configuration gives the same proof as the CPU prover for the same
 // randomness (with a, b, c evaluated on the host or on the GPU from a resident circuit), proofs
 // verify, a violated constraint is named, workers proving concurrently on one GPU under each
 // lock policy reproduce a serial run exactly, a cuda_worker reused across proofs gives the proofs
 // made without one and holds its VRAM share exactly while it lives, and a policy's telemetry sink
 // hears every stage of every proof, and one proof makes the host waits the design counts.
 // Skipped without a GPU.
+#include "deprecated_spelling.hpp"  // first: these tests name configurations by policy
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +17,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "cuzk/groth16/cuda/prover.cuh"
@@ -85,10 +89,10 @@ std::shared_ptr<const r1cs<typename C::fr>> shared_system(const fixture<C>& f) {
     return std::make_shared<const r1cs<typename C::fr>>(f.ckt.system);
 }
 
-template <class C, class Policy>
-void expect_same_as_cpu(const fixture<C>& f, gpu_context& gpu, uint64_t seed) {
-    prover<C, Policy> gpu_prover(f.pk, gpu);
-    prover<C, Policy> resident(f.pk, gpu, shared_system(f));
+template <class C, class GpuProver>
+void expect_same_as_cpu_with(const fixture<C>& f, gpu_context& gpu, uint64_t seed, cuda_prover_options opt) {
+    GpuProver gpu_prover(f.pk, gpu, nullptr, opt);
+    GpuProver resident(f.pk, gpu, shared_system(f), opt);
     EXPECT_TRUE(resident.circuit_resident()) << resident.circuit_fallback_reason();
     prover<C> cpu_prover(f.pk);
     std::mt19937_64 r1(seed), r2(seed), r3(seed);
@@ -98,6 +102,16 @@ void expect_same_as_cpu(const fixture<C>& f, gpu_context& gpu, uint64_t seed) {
     EXPECT_EQ(on_gpu, on_cpu);
     EXPECT_EQ(evaluated_on_gpu, on_cpu);
     EXPECT_TRUE(verify(f.pk->vk, f.ckt.public_inputs(), on_gpu));
+}
+
+/// Policy's configuration in both spellings: the deprecated prover<C, Policy> and cuda_prover<C>
+/// with the same choices as options (what new code writes); both give the CPU prover's proofs.
+template <class C, class Policy>
+void expect_same_as_cpu(const fixture<C>& f, gpu_context& gpu, uint64_t seed) {
+    expect_same_as_cpu_with<C, prover<C, Policy>>(f, gpu, seed, {});
+    if constexpr (std::is_same_v<policy_telemetry<Policy>, no_telemetry>)
+        expect_same_as_cpu_with<C, cuda_prover<C>>(
+            f, gpu, seed, {.locking = Policy::locking, .stage = Policy::stage, .g2_on_gpu = Policy::g2_on_gpu});
 }
 
 TYPED_TEST(ProverGpuTest, PrecomputedBasesGiveTheSameProofs) {
@@ -486,7 +500,8 @@ TYPED_TEST(ProverGpuTest, GpuSetupMakesTheCompressedKeyDirectly) {
 }
 
 // Every shipped CUDA policy and a caller's policy give the CPU prover's proofs, with a, b, c from the
-// host and evaluated on the GPU; one case for each witness (bit_share 0 and 0.9).
+// host and evaluated on the GPU, in the policy spelling and as cuda_prover options; one case for
+// each witness (bit_share 0 and 0.9).
 template <class C>
 void every_policy_matches_the_cpu_prover(double bits) {
     fixture<C> f(test::sanitized(10u, 8u), bits, 11);
@@ -784,7 +799,7 @@ TYPED_TEST(ProverGpuTest, HostWaitsPerProof) {
     using C = TypeParam;
     fixture<C> f(12, 0.5, 81);
     gpu_context gpu(0, kBudget);
-    prover<C, cuda_policy<>> p(f.pk, gpu);
+    cuda_prover<C> p(f.pk, gpu);
     auto w = p.make_worker();
     std::mt19937_64 rng(5);
     (void)p.prove(w, f.ckt.system, f.ckt.assignment, rng);  // first use: pools and plans warm
@@ -803,7 +818,7 @@ TYPED_TEST(ProverGpuTest, HostWaitsPerProof) {
     EXPECT_LE(d.stalls, d.waits);
 
     // The same on the resident circuit's path: its check's answer is read after the one wait.
-    prover<C, cuda_policy<>> resident(f.pk, gpu, shared_system(f));
+    cuda_prover<C> resident(f.pk, gpu, shared_system(f));
     ASSERT_TRUE(resident.circuit_resident()) << resident.circuit_fallback_reason();
     auto rw = resident.make_worker();
     (void)resident.prove(rw, f.ckt.assignment, rng);

@@ -30,7 +30,7 @@ TYPED_TEST(InstancesConsumer, ProvesAndVerifiesLikeTheCpuProver) {
     auto ckt = synthetic_circuit<fr>({.log_domain = 10, .num_public = 2, .bit_share = 0.5, .seed = 7});
     auto pk = std::make_shared<const proving_key<C>>(test_setup_insecure<C>(ckt.system, 7));
     gpu_context gpu(0, size_t(2) << 30);
-    prover<C, cuda_policy<>> on_gpu(pk, gpu, std::make_shared<const r1cs<fr>>(ckt.system));
+    cuda_prover<C> on_gpu(pk, gpu, std::make_shared<const r1cs<fr>>(ckt.system));
     prover<C> on_cpu(pk);
     std::mt19937_64 r1(11), r2(11);
     const proof<C> p = on_gpu.prove(ckt.assignment, r1);

@@ -68,7 +68,7 @@ TYPED_TEST(SoakGpu, resident_prover_returns_to_baseline) {
     const auto pk = std::make_shared<const proving_key<C>>(test_setup_insecure_cuda<C>(ckt.system, 16));
     const auto cs = std::make_shared<const r1cs<Fr>>(ckt.system);
     gpu_context gpu(device, size_t(8) << 30);
-    const prover<C, cuda_policy<>> p(pk, gpu, cs);
+    const cuda_prover<C> p(pk, gpu, cs);
     ASSERT_TRUE(p.key_resident()) << p.fallback_reason();
     ASSERT_TRUE(p.circuit_resident()) << p.circuit_fallback_reason();
     // Between proofs the pool may keep what the last proof freed (released at a later

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The front door's GPU backend: engine slots over groth16::prover<Curve, policy> of a resident
+// The front door's GPU backend: engine slots over groth16::cuda_prover<Curve> of a resident
 // key, one per device. Its proofs run on the engine's kept workers (the CUDA prover's
 // cuda_worker, made once per engine worker while the budget has room). With cuzk::instances
 // linked (CUZK_PRECOMPILED) this TU compiles none of the heavy kernels.
@@ -16,9 +16,13 @@ namespace cuzk::service {
 namespace {
 
 /// Split locks (a worker uploads while another computes), the key staged once when the budget
-/// holds it beside one proof, G2 on the GPU: the policy for many threads on one key
+/// holds it beside one proof, G2 on the GPU: the options for many threads on one key
 /// (docs/GROTH16.md).
-using policy = groth16::cuda_policy<groth16::lock_granularity::split, groth16::staging::prestaged, true>;
+const groth16::cuda_prover_options many_threads_one_key{
+    .locking = groth16::lock_granularity::split, .stage = groth16::staging::prestaged, .g2_on_gpu = true};
+
+template <class Curve>
+using gpu_prover = groth16::cuda_prover<Curve>;
 
 /// The front door's code for a CUDA error; nullopt for any other.
 std::optional<errc> cuda_code(std::exception_ptr e) {
@@ -83,11 +87,11 @@ gpu_backend<Curve> make_gpu_backend(std::shared_ptr<const groth16::proving_key<C
     try {
         const size_t budget = checked_budget(o);
         gpu_backend<Curve> b;
-        b.slots = groth16::make_cuda_slots<Curve, policy>(pk, nullptr, o.devices, budget);
+        b.slots = groth16::make_cuda_slots<Curve>(pk, nullptr, o.devices, budget, many_threads_one_key);
         std::set<const void*> seen;
         for (const auto& s : b.slots) {
             if (!seen.insert(s.prover.address()).second) continue;
-            const auto& p = *s.prover.template get<groth16::prover<Curve, policy>>();
+            const auto& p = *s.prover.template get<gpu_prover<Curve>>();
             // One proof must fit beside the resident part, else every proof would fail: say so now.
             const size_t need = p.per_proof_bytes(), left = budget - p.resident_budget_bytes();
             if (need > left)
@@ -95,7 +99,7 @@ gpu_backend<Curve> make_gpu_backend(std::shared_ptr<const groth16::proving_key<C
                                                      " bytes of VRAM, the budget of " + std::to_string(budget) +
                                                      " bytes leaves " + std::to_string(left));
         }
-        const auto& first = *b.slots.front().prover.template get<groth16::prover<Curve, policy>>();
+        const auto& first = *b.slots.front().prover.template get<gpu_prover<Curve>>();
         b.device_lost = groth16::cuda_device_lost;
         b.classify = cuda_code;
         b.key_resident = first.key_resident();

@@ -2,12 +2,13 @@
 // The engine on GPUs: one CUDA prover per device of a device list, and the test that tells a
 // lost device (a sticky CUDA error) from a failed partition.
 //
-//   auto e = make_cuda_engine<C, cuda_policy<>>(pk, circuit, {0, 1}, 60ull << 30, {.workers_per_slot = 2});
+//   auto e = make_cuda_engine<C>(pk, circuit, {0, 1}, 60ull << 30, {.workers_per_slot = 2},
+//                                {.stage = staging::prestaged});
 //   std::future<proof<C>> f = e->submit({.z = witness});
-//   const auto* p = e->slot(0).prover.get<prover<C, cuda_policy<>>>();   // its notes: key_resident(), ...
+//   const auto* p = e->slot(0).prover.get<cuda_prover<C>>();   // its notes: key_resident(), ...
 //
 // A device listed twice ({0, 0}) is two slots over one prover (one resident key, one budget).
-// The engine is groth16::engine<C> whatever the policy (the slots hold the provers type-erased);
+// The engine is groth16::engine<C> whatever the options (the slots hold the provers type-erased);
 // its worker threads prove on cuda_workers made once from their prover and reused (engine.hpp),
 // each holding one proof's share of its device's budget for the engine's life.
 #pragma once
@@ -57,17 +58,43 @@ inline bool cuda_device_lost(std::exception_ptr e) {
     }
 }
 
-/// One slot per entry of `devices` over one prover<Curve, Policy> per distinct device (its own
-/// gpu_context with `vram_budget_per_device`), built in list order; with a circuit it stays
+namespace detail {
+/// The prover type of a slot: cuda_prover<Curve, T> for a telemetry sink T, or the deprecated
+/// policy spelling's prover<Curve, P> for a policy P.
+template <class Curve, class T>
+struct slot_prover {
+    using type = cuda_prover<Curve, T>;
+};
+// Naming the deprecated type here is the library's, not a use by the caller: no warning for it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+#ifdef __NVCC__
+#pragma nv_diag_suppress 1215
+#pragma nv_diag_suppress 1444
+#endif
+template <class Curve, cuda_prover_policy P>
+struct slot_prover<Curve, P> {
+    using type = prover<Curve, P>;
+};
+#ifdef __NVCC__
+#pragma nv_diag_default 1215
+#pragma nv_diag_default 1444
+#endif
+#pragma GCC diagnostic pop
+}  // namespace detail
+
+/// One slot per entry of `devices` over one cuda_prover<Curve, Telemetry> per distinct device (its
+/// own gpu_context with `vram_budget_per_device`), built in list order; with a circuit it stays
 /// resident beside the key where the budget holds it (prove(z)). slot(k).prover.get<
-/// prover<Curve, Policy>>() gives a slot's prover. What make_cuda_engine and the front door's GPU
-/// backend (src/service) both build on.
-template <class Curve, class Policy>
+/// cuda_prover<Curve, Telemetry>>() gives a slot's prover. What make_cuda_engine and the front
+/// door's GPU backend (src/service) both build on. A policy type in Telemetry's place (the
+/// deprecated spelling) gives prover<Curve, Policy> slots.
+template <class Curve, class Telemetry = no_telemetry>
 std::vector<engine_slot<Curve>> make_cuda_slots(std::shared_ptr<const proving_key<Curve>> pk,
                                                 std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
                                                 const std::vector<int>& devices, size_t vram_budget_per_device,
                                                 cuda_prover_options prover_options = {}) {
-    using P = prover<Curve, Policy>;
+    using P = typename detail::slot_prover<Curve, Telemetry>::type;
     // The context must outlive its prover: both in one allocation, the slot points at the prover.
     struct on_device {
         gpu_context gpu;
@@ -91,13 +118,13 @@ std::vector<engine_slot<Curve>> make_cuda_slots(std::shared_ptr<const proving_ke
 
 /// An engine over make_cuda_slots(...). Sets options.device_lost to cuda_device_lost unless the
 /// caller set one.
-template <class Curve, class Policy>
+template <class Curve, class Telemetry = no_telemetry>
 std::unique_ptr<engine<Curve>> make_cuda_engine(std::shared_ptr<const proving_key<Curve>> pk,
                                                 std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
                                                 const std::vector<int>& devices, size_t vram_budget_per_device,
                                                 engine_options options = {}, cuda_prover_options prover_options = {}) {
-    auto slots = make_cuda_slots<Curve, Policy>(std::move(pk), std::move(circuit), devices, vram_budget_per_device,
-                                                prover_options);
+    auto slots = make_cuda_slots<Curve, Telemetry>(std::move(pk), std::move(circuit), devices,
+                                                   vram_budget_per_device, prover_options);
     if (!options.device_lost) options.device_lost = cuda_device_lost;
     return std::make_unique<engine<Curve>>(std::move(slots), std::move(options));
 }

@@ -26,6 +26,7 @@
 
 #include <concepts>
 #include <type_traits>
+#include <utility>
 
 #include "cuzk/groth16/stage_timer.hpp"
 
@@ -81,22 +82,28 @@ using policy_telemetry = typename detail::telemetry_of<P>::type;
 template <class P>
 inline constexpr bool has_telemetry = !std::is_same_v<policy_telemetry<P>, no_telemetry>;
 
-/// Runs body(timer) over `times`; under a policy with a telemetry sink the stages are recorded
-/// even when `times` is null, and each is given to the sink once body returns.
-template <class P, class F>
-auto timed_under(stage_times* times, F&& body) {
-    if constexpr (has_telemetry<P>) {
+/// Runs body(timer) over `times`; with a telemetry sink other than no_telemetry the stages are
+/// recorded even when `times` is null, and each is given to the sink once body returns.
+template <telemetry_sink Telemetry, class F>
+auto timed_with(stage_times* times, F&& body) {
+    if constexpr (!std::is_same_v<Telemetry, no_telemetry>) {
         stage_times own;
         stage_times& t = times ? *times : own;
         const size_t first = t.stages.size();
         stage_timer timer(&t);
         auto result = body(timer);
-        for (size_t i = first; i < t.stages.size(); ++i) policy_telemetry<P>::stage(t.stages[i]);
+        for (size_t i = first; i < t.stages.size(); ++i) Telemetry::stage(t.stages[i]);
         return result;
     } else {
         stage_timer timer(times);
         return body(timer);
     }
+}
+
+/// timed_with the sink of policy P.
+template <class P, class F>
+auto timed_under(stage_times* times, F&& body) {
+    return timed_with<policy_telemetry<P>>(times, std::forward<F>(body));
 }
 
 /// What the CUDA prover reads from its policy. Workers per GPU is how many threads the caller

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// groth16::prover<Curve, Policy>: proves R1CS assignments against a resident proving key.
+// groth16::prover<Curve>: proves R1CS assignments against a resident proving key on the CPU.
 //
 //   auto pk = std::make_shared<const proving_key<C>>(test_setup_insecure<C>(cs, seed));
-//   prover<C> p(pk);                          // CPU backend; CUDA policies in prover_cuda.cuh
+//   prover<C> p(pk);                          // CPU backend; the GPU's is cuda_prover (cuda/prover.cuh)
 //   proof<C> pi = p.prove(cs, assignment);    // throws on unsatisfied constraints
 //
 // Steps: a, b, c on the domain (checking every constraint), the H scalars (h_scalars.hpp) on the
@@ -193,6 +193,8 @@ proof<Curve> assemble_proof(const proving_key<Curve>& pk, const msm_sums<Curve>&
     return assemble_proof<Curve>(pk, sums.a, sums.b1, sums.b2, sums.l, sums.h, rng);
 }
 
+/// Policy: cpu_policy, the CPU prover below; a CUDA policy is the deprecated spelling of
+/// cuda_prover (cuda/policy_prover.cuh).
 template <class Curve, class Policy = cpu_policy>
 class prover;
 

@@ -45,7 +45,7 @@ struct pending_msm_sums {
     msm_sums<Curve> get() const { return {.a = a.get(), .b1 = b1.get(), .b2 = b2.get(), .l = l.get(), .h = h.get()}; }
 };
 
-template <class Curve, staging Stage>
+template <class Curve>
 class msm_schedule {
     using fr = typename Curve::fr;
     using integer = typename fr::integer;
@@ -57,6 +57,7 @@ public:
     /// Where one proof's MSMs read and write.
     struct where {
         const proving_key<Curve>& key;
+        staging stage;                    ///< the prover's (cuda_prover_options::stage)
         const key_t* dk;                  ///< the key on the device (null under staging::chunked)
         const key_tables<Curve>& tables;  ///< shifted-base tables of a resident key
         size_t key_chunk_points;          ///< under staging::chunked: bases per streamed chunk
@@ -144,18 +145,16 @@ private:
                        size_t count) {
         char* ws = w_.workspace;
         const size_t ws_bytes = w_.workspace_bytes;
-        if constexpr (Stage == staging::chunked) {
+        if (w_.stage == staging::chunked) {
             return pending<G>(msm::msm_streamed_bases<G>(
                 host.data(), count, w_.key_chunk_points, ws + ws_bytes, w_.chunk_bytes, st_,
                 [&](const affine<G>* d, size_t first, size_t m) {
                     return witness ? msm::msm_witness_device<G>(d, s + first, m, ws, ws_bytes, st_, mont_)
                                    : msm::msm_device<G>(d, s + first, m, ws, ws_bytes, st_, mont_);
                 }));
-        } else {
-            (void)host;
-            const affine<G>* pts = (w_.dk->*vec).data();
-            return witness ? witness_on(table, pts, s, count) : msm_on(table, pts, s, count);
         }
+        const affine<G>* pts = (w_.dk->*vec).data();
+        return witness ? witness_on(table, pts, s, count) : msm_on(table, pts, s, count);
     }
 
     /// The MSM over the shared witness plan of B's scalars (msm/witness_plan.cuh): their split
@@ -168,15 +167,12 @@ private:
     template <class G>
     std::optional<pending<G>> planned(const std::unique_ptr<msm::fixed_bases<G>>& table,
                                       gpu::device_buffer<affine<G>> key_t::*vec, const integer* s, size_t count) {
-        if constexpr (Stage == staging::chunked) {
+        if (w_.stage == staging::chunked || table || count != w_.shared_plan_count || s != w_.shared)
             return std::nullopt;
-        } else {
-            if (table || count != w_.shared_plan_count || s != w_.shared) return std::nullopt;
-            const size_t plan_bytes = msm::witness_plan_bytes<fr>(w_.shared_plan_count);
-            if (!plan_) plan_.emplace(s, count, w_.workspace, plan_bytes, st_, mont_, out_);
-            return msm::msm_witness_device_enqueue<G>((w_.dk->*vec).data(), *plan_, w_.workspace + plan_bytes,
-                                                      w_.workspace_bytes - plan_bytes, st_, out_);
-        }
+        const size_t plan_bytes = msm::witness_plan_bytes<fr>(w_.shared_plan_count);
+        if (!plan_) plan_.emplace(s, count, w_.workspace, plan_bytes, st_, mont_, out_);
+        return msm::msm_witness_device_enqueue<G>((w_.dk->*vec).data(), *plan_, w_.workspace + plan_bytes,
+                                                  w_.workspace_bytes - plan_bytes, st_, out_);
     }
 
     where w_;

@@ -21,7 +21,7 @@
 
 namespace cuzk::groth16::detail {
 
-template <class Curve, staging Stage>
+template <class Curve>
 struct proof_layout {
     using fr = typename Curve::fr;
     using G1 = typename Curve::g1;
@@ -29,6 +29,7 @@ struct proof_layout {
 
     const proving_key<Curve>* key = nullptr;
     cuda_prover_options opt{};
+    staging stage = staging::prestaged;     ///< the prover's (cuda_prover_options::stage)
     size_t a_gathered = 0, b_gathered = 0;  ///< present variables of a compressed key (0: dense)
     bool compact = false;                   ///< decided by the prover at construction
     bool g2_on_gpu = true;                  ///< the G2 MSM on the GPU (its workspace counts)
@@ -56,7 +57,7 @@ struct proof_layout {
     /// (Workspace is not monotonic in n, since the window width depends on n: take every size.)
     /// Under staging::chunked: the largest chunk MSM's, then the two chunk buffers.
     size_t msm_workspace_bytes() const {
-        if constexpr (Stage == staging::chunked) return chunk_buffers_offset() + chunk_buffer_bytes();
+        if (stage == staging::chunked) return chunk_buffers_offset() + chunk_buffer_bytes();
         const size_t nv = key->num_variables(), aux = key->l.size();
         // A, B and L are witness MSMs (msm/witness_device.cuh), H a plain one.
         size_t b = std::max({msm::msm_witness_workspace_bytes<G1>(nv), msm::msm_witness_workspace_bytes<G1>(aux),
@@ -90,7 +91,7 @@ struct proof_layout {
     /// staging::chunked, whose MSMs run a chunk of the bases at a time, each over its slice of the
     /// scalars (a plan of the whole vector does not serve a slice), and plan alone.
     size_t shared_plan_count() const {
-        if constexpr (Stage == staging::chunked) return 0;
+        if (stage == staging::chunked) return 0;
         return key->b_g1.size();
     }
 

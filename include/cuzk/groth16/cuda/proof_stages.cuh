@@ -31,13 +31,13 @@
 namespace cuzk::groth16::detail {
 
 /// What one proof's GPU stages read of their prover (references, valid for the proof).
-template <class Curve, staging Stage>
+template <class Curve>
 struct proof_stages {
     using fr = typename Curve::fr;
     using worker = cuda_worker<Curve>;
 
     const proving_key<Curve>& key;
-    const proof_layout<Curve, Stage>& layout;  // sizes of one proof; compact decided at construction
+    const proof_layout<Curve>& layout;  // sizes of one proof, its staging; compact decided at construction
     const ntt::device_domain<fr>& domain;
     const device_key<Curve>* resident;       // the resident key, or null
     const device_circuit<fr>* circuit;       // the resident circuit, or null
@@ -62,7 +62,7 @@ struct proof_stages {
             gather_present(b_index, w.z_.data(), w.zb_.data(), w.stream_);
         });
         std::unique_ptr<device_key<Curve>> per_proof_key;
-        if constexpr (Stage == staging::streamed) {
+        if (layout.stage == staging::streamed) {
             // Key vectors go up on the copy stream while the NTTs and earlier MSMs run.
             if (!resident)
                 per_proof_key = std::make_unique<device_key<Curve>>(key, w.stream_, w.copy_, w.key_ready_.e, w.pool());
@@ -92,7 +92,7 @@ struct proof_stages {
                             const std::vector<fr>* host_abc, gpu_stage_clock& clock) const {
         const size_t n = key.domain_size(), nv = key.num_variables();
         const gpu::stream& st = w.stream_;
-        if (Stage != staging::chunked && !resident && !per_proof_key) {  // on-demand: inside the compute lock
+        if (layout.stage != staging::chunked && !resident && !per_proof_key) {  // on-demand: inside the compute lock
             clock.time("upload key", [&] {
                 per_proof_key = std::make_unique<device_key<Curve>>(key, st, st, w.key_ready_.e, w.pool());
             });
@@ -135,9 +135,10 @@ struct proof_stages {
         const integer* za = w.za_.size() != 0 ? reinterpret_cast<const integer*>(w.za_.data()) : zs;
         const integer* zb = w.zb_.size() != 0 ? reinterpret_cast<const integer*>(w.zb_.data()) : zs;
         // Under staging::chunked the workspace ends with the two chunk buffers.
-        const size_t chunk_bytes = Stage == staging::chunked ? layout.chunk_buffer_bytes() : 0;
-        msm_schedule<Curve, Stage> msm(
+        const size_t chunk_bytes = layout.stage == staging::chunked ? layout.chunk_buffer_bytes() : 0;
+        msm_schedule<Curve> msm(
             {.key = key,
+             .stage = layout.stage,
              .dk = dk,
              .tables = tables,
              .key_chunk_points = key_chunk_points,
@@ -145,7 +146,7 @@ struct proof_stages {
              .workspace = w.workspace_.data(),
              .workspace_bytes = w.workspace_.bytes() - chunk_bytes,
              .chunk_bytes = chunk_bytes,
-             .key_ready = per_proof_key && Stage == staging::streamed ? w.key_ready_.e : nullptr,
+             .key_ready = per_proof_key && layout.stage == staging::streamed ? w.key_ready_.e : nullptr,
              .shared = zb,
              .g2_on_gpu = g2_on_gpu},
             st, w.results_, clock);

@@ -1,35 +1,25 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// The CUDA backend of groth16::prover: device NTT and device MSM, with the lock granularity,
-// staging strategy, G2 placement and telemetry sink of its policy (policy.hpp, docs/GROTH16.md).
+// The CUDA Groth16 prover: device NTT and device MSM, with the lock granularity, staging strategy
+// and G2 placement of its options (prover_options.cuh) and the telemetry sink of its one type
+// parameter (policy.hpp, docs/GROTH16.md).
 //
 //   gpu_context gpu(0, 100ull << 30);                          // device 0, 100 GB budget
-//   prover<C, cuda_policy<lock_granularity::split, staging::prestaged>> p(pk, gpu, circuit);
+//   cuda_prover<C> p(pk, gpu, circuit, {.locking = lock_granularity::split, .stage = staging::prestaged});
 //   cuda_worker<C> w = p.make_worker();                        // per thread: streams, buffers, VRAM
 //   proof<C> pi = p.prove(w, z);                               // a, b, c evaluated on the GPU
 //   proof<C> pj = p.prove(cs, z);                              // no worker: one made for the proof
 //
+// The policy spelling `prover<C, cuda_policy<Lock, Stage, G2OnGpu, Telemetry>>` is kept for one
+// release, deprecated: a cuda_prover whose unset options take the policy's values.
+//
 // The prover holds what every proof reads (the device domain, the resident key, circuit and
-// tables); a worker (cuda_worker.cuh) holds what one proof writes, and a proof runs on a worker in
-// three stages:
-//   inputs  (memory lock under split)   upload z (and a, b, c when evaluated on the host), gather
-//                                       a compressed key's scalars, start a streamed key's upload
-//                                       (a chunked key goes up inside each MSM, a chunk at a time)
-//   compute (compute lock under split)  a, b, c from the resident circuit (checking every
-//                                       constraint), NTTs -> H scalars, MSMs A, B1, B2, L, H (B1,
-//                                       B2 and a dense key's A over one witness plan of z)
-//   finish                              one wait for the worker's stream (which joined its copy
-//                                       stream), the MSM sums combined from the worker's result
-//                                       area, then (outside the locks) the G2 MSM on the CPU if the
-//                                       policy puts it there, assembly
-// A compact proof (cuda_prover_options::proof_layout, staging::chunked only) uploads nothing in
-// the inputs stage: a, b, c and z go up inside compute, each when its slot is free.
-// Under the device policy one lock covers inputs and compute; under none the caller serialises.
-// Nothing waits on the whole device: every allocation is stream-ordered (a worker's buffers and
-// a per-proof key from the gpu_context's memory pool, which keeps them mapped between proofs),
-// every wait is a stream synchronisation: the witness plans' counts (the shared plan's and L's)
-// and the end of the proof, three in all for a resident key (docs/GROTH16.md, Host waits). With
-// a stage_times (or a telemetry sink), each GPU stage also gets its interval on the worker's
-// stream (stage_clock.cuh). Every path that
+// tables); a worker (worker.cuh) holds what one proof writes. A proof runs on a worker in three
+// stages: inputs (the memory lock under split: uploads and gathers), compute (the compute lock:
+// a, b, c on the GPU, the H step, the five MSMs enqueued) and finish (one wait for the worker's
+// stream, the sums combined, then outside the locks the G2 MSM on the CPU where the options put
+// it, and assembly); docs/ARCHITECTURE.md walks one proof. Nothing waits on the whole device:
+// allocations are stream-ordered, and a proof waits three times for a resident key (the two
+// witness plans' counts and the end; docs/GROTH16.md, "Host waits per proof"). Every path that
 // touches the device makes the prover's device current first (the constructor through its first
 // member, make_worker, prove, the destructor).
 //
@@ -71,11 +61,9 @@
 
 namespace cuzk::groth16 {
 
-/// The CUDA backend, for any policy type that models cuda_prover_policy (policy.hpp).
-template <class Curve, cuda_prover_policy Policy>
-class prover<Curve, Policy> {
-    using policy = Policy;
-    static constexpr staging Stage = Policy::stage;
+/// The CUDA prover; Telemetry is told every stage of every finished proof (policy.hpp).
+template <class Curve, telemetry_sink Telemetry = no_telemetry>
+class cuda_prover {
     using G1 = typename Curve::g1;
     using G2 = typename Curve::g2;
 
@@ -87,9 +75,10 @@ public:
     /// With a circuit, its matrices are uploaded too (kept resident if the budget holds them
     /// beside one proof; else prove(z) evaluates on the host and circuit_fallback_reason() says
     /// why), and prove(z) proves it.
-    prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu,
-           std::shared_ptr<const r1cs<fr>> circuit = nullptr, cuda_prover_options opt = {})
-        : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)), opt_(opt) {
+    cuda_prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu,
+                std::shared_ptr<const r1cs<fr>> circuit = nullptr, cuda_prover_options opt = {})
+        : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)), opt_(opt),
+          stage_(opt.stage.value_or(staging::prestaged)) {
         if (!pk_) throw invalid_argument("prover: null proving key");
         check_key_vectors(*pk_, "prover (CUDA)");
         if (circuit_) check_key_matches(*pk_, *circuit_);
@@ -104,11 +93,12 @@ public:
         // GPU tests saw prestaged proofs taken for compact ones).
         layout_ = {.key = &key,
                    .opt = opt_,
+                   .stage = stage_,
                    .a_gathered = a_index_.size(),
                    .b_gathered = b_index_.size(),
                    .compact = false,
                    .g2_on_gpu = g2_on_gpu()};
-        if constexpr (Stage == staging::prestaged) {
+        if (stage_ == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
             key_.stage(gpu_.budget(), detail::device_key<Curve>::bytes_for(key), resident_proof_bytes(),
                        "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof",
@@ -117,14 +107,14 @@ public:
                                                                               events_.e);
                        });
         }
-        if constexpr (Stage == staging::chunked) {
+        if (stage_ == staging::chunked) {
             if (opt_.key_chunk_points == 0) throw invalid_argument("prover: key_chunk_points must be at least 1");
             using layout = cuda_prover_options::layout;
             const size_t free = gpu_.budget().capacity() - gpu_.budget().used();
             layout_.compact = opt_.proof_layout == layout::compact ||
                               (opt_.proof_layout == layout::automatic && layout_.full_proof_bytes() > free);
         }
-        if constexpr (Stage == staging::streamed || Stage == staging::chunked) {
+        if (stage_ == staging::streamed || stage_ == staging::chunked) {
             pinned_.pin(key.a), pinned_.pin(key.b_g1), pinned_.pin(key.b_g2), pinned_.pin(key.l), pinned_.pin(key.h);
         }
         if (circuit_ && layout_.compact) {
@@ -138,27 +128,29 @@ public:
         // Tables last: the resident circuit saves more per proof than they do (docs/PERFORMANCE.md).
         if (key_.value && opt_.precompute_bases)
             tables_.build(key, *key_.value, gpu_.budget(), per_proof_bytes(), setup_stream_, g2_on_gpu());
-        if (Stage == staging::chunked && opt_.precompute_bases)
+        if (stage_ == staging::chunked && opt_.precompute_bases)
             tables_.note = "none: under staging::chunked no key vector is on the GPU to build them from";
         setup_stream_.synchronize();
     }
 
-    ~prover() {
+    ~cuda_prover() {
         cudaSetDevice(gpu_.device());  // the members free their device memory and streams on it
     }
-    prover(const prover&) = delete;
-    prover& operator=(const prover&) = delete;
+    cuda_prover(const cuda_prover&) = delete;
+    cuda_prover& operator=(const cuda_prover&) = delete;
 
     const proving_key<Curve>& key() const { return *pk_; }
-    /// How this prover's workers serialise on the GPU: cuda_prover_options::locking, else the policy's.
-    lock_granularity locking() const { return opt_.locking.value_or(Policy::locking); }
-    /// Where the G2 MSM runs: cuda_prover_options::g2_on_gpu, else the policy's.
-    bool g2_on_gpu() const { return opt_.g2_on_gpu.value_or(Policy::g2_on_gpu); }
+    /// How this prover's workers serialise on the GPU (cuda_prover_options::locking; unset: split).
+    lock_granularity locking() const { return opt_.locking.value_or(lock_granularity::split); }
+    /// When the key's points reach the GPU (cuda_prover_options::stage; unset: prestaged).
+    staging stage() const { return stage_; }
+    /// Where the G2 MSM runs (cuda_prover_options::g2_on_gpu; unset: on the GPU).
+    bool g2_on_gpu() const { return opt_.g2_on_gpu.value_or(true); }
     /// True when the key stays on the GPU across proofs.
     bool key_resident() const { return key_.value != nullptr; }
     /// Device bytes the key and other resident buffers hold of the budget, outside any worker.
     size_t resident_budget_bytes() const { return gpu_.budget().resident(); }
-    /// Why a prestaged policy fell back to per-proof uploads (empty if it did not).
+    /// Why a prestaged prover fell back to per-proof uploads (empty if it did not).
     const std::string& fallback_reason() const { return key_.why_not; }
     /// True when prove(z) evaluates a, b, c on the GPU from a resident circuit.
     bool circuit_resident() const { return circuit_on_gpu_.value != nullptr; }
@@ -169,7 +161,7 @@ public:
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
         size_t b = resident_proof_bytes();
-        if (!key_.value && Stage != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
+        if (!key_.value && stage_ != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
     }
     /// Device bytes one proof needs when the key is resident (proof_layout.cuh).
@@ -215,7 +207,7 @@ public:
     }
 
     /// Proves that z satisfies cs (see the CPU prover for the errors it throws), on worker `w`
-    /// (made by this prover). Thread-safe across workers; the policy's locks order the GPU stages.
+    /// (made by this prover). Thread-safe across workers; the locks of `locking()` order the GPU stages.
     template <class Rng = os_random>
     proof<Curve> prove(worker& w, const r1cs<fr>& cs, std::span<const fr> z, Rng&& rng = Rng{},
                        stage_times* times = nullptr) const {
@@ -265,7 +257,7 @@ private:
     proof<Curve> prove_cs(worker* w, const r1cs<fr>& cs, std::span<const fr> z, Rng& rng, stage_times* times) const {
         check_worker(w);
         check_key_matches(*pk_, cs);
-        return timed_under<Policy>(times, [&](stage_timer& timer) {
+        return timed_with<Telemetry>(times, [&](stage_timer& timer) {
             std::vector<fr> abc = evaluate_abc_checked(cs, z, timer);
             return prove_timed(w, z, &abc, timer, rng);
         });
@@ -276,7 +268,7 @@ private:
         check_worker(w);
         if (!circuit_) throw invalid_argument("prover: prove(z) needs the circuit given at construction");
         circuit_->check_assignment_shape(z);
-        return timed_under<Policy>(times, [&](stage_timer& timer) {
+        return timed_with<Telemetry>(times, [&](stage_timer& timer) {
             if (!circuit_on_gpu_.value) {
                 std::vector<fr> abc = evaluate_abc_checked(*circuit_, z, timer);
                 return prove_timed(w, z, &abc, timer, rng);
@@ -290,7 +282,7 @@ private:
                            stage_times* times) const {
         check_worker(w);
         check_abc_shape(*pk_, z, abc);
-        return timed_under<Policy>(times, [&](stage_timer& timer) { return prove_timed(w, z, &abc, timer, rng); });
+        return timed_with<Telemetry>(times, [&](stage_timer& timer) { return prove_timed(w, z, &abc, timer, rng); });
     }
 
     /// Every proof: a, b, c come from the host (host_abc) or, when host_abc is null, from the
@@ -319,7 +311,7 @@ private:
             // On an error, the worker's streams pass what the proof queued before the caller
             // hears of it (its z may be read by a copy still queued) or the worker is reused.
             gpu::wait_on_unwind settle(w.stream_);
-            const detail::proof_stages<Curve, Stage> stages{.key = key,
+            const detail::proof_stages<Curve> stages{.key = key,
                                                             .layout = layout_,
                                                             .domain = *domain_,
                                                             .resident = key_.value.get(),
@@ -349,7 +341,7 @@ private:
     }
 
     /// Host phase, outside every lock: the G2 MSM on the CPU (overlapped with the GPU stages)
-    /// when the policy puts it there, then the assembly with fresh r, s.
+    /// when the options put it there, then the assembly with fresh r, s.
     template <class Rng>
     proof<Curve> finish_stage(msm_sums<Curve>& sums, std::future<jacobian<G2>>& b2_on_cpu, stage_timer& timer,
                               Rng& rng) const {
@@ -361,6 +353,7 @@ private:
     gpu_context& gpu_;
     std::shared_ptr<const r1cs<fr>> circuit_;
     cuda_prover_options opt_;
+    staging stage_;
     detail::select_device selected_{gpu_.device()};  // before every CUDA member
     gpu::stream setup_stream_;
     detail::key_events events_;
@@ -371,10 +364,13 @@ private:
     detail::resident_part<device_circuit<fr>> circuit_on_gpu_;
     detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
-    detail::proof_layout<Curve, Stage> layout_;  // sizes of one proof; compact decided at construction
+    detail::proof_layout<Curve> layout_;  // sizes of one proof; compact decided at construction
     // The upload ring of proofs made without a worker (a worker has its own): two 32 MiB
     // page-locked slots, allocated at the first such proof; upload() serialises its users.
     mutable gpu::upload_staging staging_;
 };
 
 }  // namespace cuzk::groth16
+
+// The deprecated policy spelling, kept for one release.
+#include "cuzk/groth16/cuda/policy_prover.cuh"

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
-// Run-time choices of the CUDA prover (groth16/cuda/prover.cuh); the policy type holds the
-// structural ones (policy.hpp).
+// Run-time choices of the CUDA prover (groth16/cuda/prover.cuh): how its workers lock the GPU,
+// when the key reaches it, where G2 runs, tables, chunks and the proof layout. The one type
+// parameter of cuda_prover is its telemetry sink (policy.hpp). An unset optional takes the
+// default named beside it (under the deprecated policy spelling: the policy's value).
 #pragma once
 
 #include <cstddef>
@@ -10,7 +12,6 @@
 
 namespace cuzk::groth16 {
 
-/// Runtime choices of the CUDA prover (the policy holds the structural ones).
 struct cuda_prover_options {
     /// With a resident key, also keep tables of shifted bases (msm/fixed_bases.cuh) for its G1
     /// vectors A, B1, L, H and, if they fit too, for B2: each MSM then has one bucket set and
@@ -35,12 +36,12 @@ struct cuda_prover_options {
     ///              prover is made
     enum class layout { automatic, full, compact };
     layout proof_layout = layout::automatic;
-    /// How workers sharing the GPU serialise (policy.hpp's lock_granularity): a run-time choice,
-    /// since the stages' code is the same under every granularity; unset: the policy's `locking`,
-    /// which is only this default.
+    /// How workers sharing the GPU serialise (policy.hpp's lock_granularity); unset: split.
     std::optional<lock_granularity> locking;
+    /// When the key's points reach the GPU (policy.hpp's staging); unset: prestaged.
+    std::optional<staging> stage;
     /// Whether the G2 MSM runs on the GPU or on the CPU cores beside the GPU stages (for GPUs with
-    /// little memory); unset: the policy's `g2_on_gpu`, which is only this default.
+    /// little memory); unset: on the GPU.
     std::optional<bool> g2_on_gpu;
 };
 

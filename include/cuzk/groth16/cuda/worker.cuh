@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT OR Apache-2.0
 // groth16::cuda_worker<Curve>: what one thread proving on one CUDA prover keeps between proofs.
 //
-//   prover<C, cuda_policy<>> p(pk, gpu, circuit);
+//   cuda_prover<C> p(pk, gpu, circuit);
 //   cuda_worker<C> w = p.make_worker();              // per thread, once: streams, buffers, VRAM
 //   for (auto& z : witnesses) out.push_back(p.prove(w, z));
 //
@@ -46,12 +46,15 @@ struct select_device {
     explicit select_device(int device) { CUZK_CUDA_CHECK(cudaSetDevice(device)); }
 };
 
-template <class Curve, staging Stage>
+template <class Curve>
 struct proof_stages;  // a proof's GPU stages (proof_stages.cuh): they fill a worker's buffers
 
 }  // namespace detail
 
-/// One proof's device sizes, as its prover computes them (prover<C, P>::per_proof_bytes and
+template <class Curve, telemetry_sink Telemetry>
+class cuda_prover;  // prover.cuh: it makes workers and runs its proofs on them
+
+/// One proof's device sizes, as its prover computes them (cuda_prover::per_proof_bytes and
 /// friends); what a worker is built from.
 struct cuda_worker_layout {
     gpu_context* gpu = nullptr;
@@ -109,9 +112,9 @@ public:
     bool made_by(const void* prover) const { return owner_ == prover; }
 
 private:
-    template <class C, class P>
-    friend class prover;
-    template <class C, staging S>
+    template <class C, telemetry_sink T>
+    friend class cuda_prover;
+    template <class C>
     friend struct detail::proof_stages;
 
     cudaMemPool_t pool() const { return gpu_->pool().get(); }
