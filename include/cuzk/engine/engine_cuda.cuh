@@ -19,8 +19,8 @@
 #include <memory>
 #include <vector>
 
-#include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/engine/engine.hpp"
+#include "cuzk/gpu/cuda_error.hpp"
 #include "cuzk/groth16/cuda/prover.cuh"
 
 namespace cuzk::groth16 {
@@ -123,8 +123,8 @@ std::unique_ptr<engine<Curve>> make_cuda_engine(std::shared_ptr<const proving_ke
                                                 std::shared_ptr<const r1cs<typename Curve::fr>> circuit,
                                                 const std::vector<int>& devices, size_t vram_budget_per_device,
                                                 engine_options options = {}, cuda_prover_options prover_options = {}) {
-    auto slots = make_cuda_slots<Curve, Telemetry>(std::move(pk), std::move(circuit), devices,
-                                                   vram_budget_per_device, prover_options);
+    auto slots = make_cuda_slots<Curve, Telemetry>(std::move(pk), std::move(circuit), devices, vram_budget_per_device,
+                                                   prover_options);
     if (!options.device_lost) options.device_lost = cuda_device_lost;
     return std::make_unique<engine<Curve>>(std::move(slots), std::move(options));
 }

@@ -211,18 +211,27 @@ pending_sum<G> msm_run_enqueue(const device_plan<G>& plan, const affine<G>* poin
     return msm_accumulate_enqueue<G>(plan, d, points, ws + plan.digits.bytes, stream, out);
 }
 
-/// msm_run_enqueue into the calling thread's result area, one wait, the sum.
+/// What every blocking device MSM is: enqueue(area) into the calling thread's result area, one
+/// wait on `stream`, the sum.
+template <class G, class Enqueue>
+jacobian<G> waited_sum(cudaStream_t stream, Enqueue&& enqueue) {
+    gpu::result_area& area = gpu::thread_result_area();
+    area.reset();
+    const pending_sum<G> r = enqueue(area);
+    gpu::wait(stream);
+    return r.get();
+}
+
+/// msm_run_enqueue, waited for.
 template <class G>
 jacobian<G> msm_run(const device_plan<G>& plan, const affine<G>* points, size_t table_stride,
                     const typename G::scalar::integer* scalars, const uint32_t* indices, void* workspace,
                     size_t workspace_bytes, cudaStream_t stream, scalar_form form,
                     const std::function<void()>& points_needed) {
-    gpu::result_area& area = gpu::thread_result_area();
-    area.reset();
-    const pending_sum<G> r = msm_run_enqueue<G>(plan, points, table_stride, scalars, indices, workspace,
-                                                workspace_bytes, stream, form, points_needed, area);
-    gpu::wait(stream);
-    return r.get();
+    return waited_sum<G>(stream, [&](gpu::result_area& area) {
+        return msm_run_enqueue<G>(plan, points, table_stride, scalars, indices, workspace, workspace_bytes, stream,
+                                  form, points_needed, area);
+    });
 }
 
 }  // namespace detail
@@ -290,7 +299,7 @@ jacobian<G> msm_device_from_host(const affine<G>* points, const typename G::scal
 /// device MSM for group G (its accumulation; the digits are per scalar field, below): see
 /// cuzk/instances.hpp.
 #define CUZK_MSM_INSTANCES(prefix, G)                                                          \
-    prefix template ::cuzk::msm::pending_sum<G> cuzk::msm::detail::msm_accumulate_enqueue<G>(   \
+    prefix template ::cuzk::msm::pending_sum<G> cuzk::msm::detail::msm_accumulate_enqueue<G>(  \
         const ::cuzk::msm::detail::device_plan<G>&, const ::cuzk::msm::detail::sorted_digits&, \
         const ::cuzk::affine<G>*, void*, cudaStream_t, ::cuzk::gpu::result_area&);
 

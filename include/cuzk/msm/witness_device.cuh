@@ -49,7 +49,7 @@ namespace cuzk::msm {
 
 namespace detail {
 
-inline constexpr unsigned witness_sum_block = 256;      // threads per block of the ones sum
+inline constexpr unsigned witness_sum_block = 256;        // threads per block of the ones sum
 inline constexpr unsigned witness_sum_max_blocks = 1024;  // partial sums the second pass adds
 
 /// Adds a warp's values into lane 0 (full additions as calls: this runs once per warp).
@@ -78,8 +78,8 @@ __device__ xyzz<G> witness_block_sum(xyzz<G> v) {
 
 /// Step 3, first pass: partials[b] = block b's share of sum P[idx[i]] for i < *count.
 template <class G>
-__global__ void __launch_bounds__(witness_sum_block) witness_ones_kernel(xyzz<G>* partials, const affine<G>* points,
-                                                                         const uint32_t* idx, const uint32_t* count) {
+__global__ void __launch_bounds__(witness_sum_block)
+    witness_ones_kernel(xyzz<G>* partials, const affine<G>* points, const uint32_t* idx, const uint32_t* count) {
     const size_t threads = size_t(gridDim.x) * blockDim.x, n = *count;
     xyzz<G> acc = xyzz<G>::identity();
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += threads) acc += points[idx[i]];
@@ -89,8 +89,8 @@ __global__ void __launch_bounds__(witness_sum_block) witness_ones_kernel(xyzz<G>
 
 /// Step 3, second pass (one block): *out = sum of the blocks' partial sums.
 template <class G>
-__global__ void __launch_bounds__(witness_sum_block) witness_fold_kernel(xyzz<G>* out, const xyzz<G>* partials,
-                                                                         unsigned count) {
+__global__ void __launch_bounds__(witness_sum_block)
+    witness_fold_kernel(xyzz<G>* out, const xyzz<G>* partials, unsigned count) {
     xyzz<G> acc = xyzz<G>::identity();
     for (unsigned i = threadIdx.x; i < count; i += blockDim.x) acc = add_outline(acc, partials[i]);
     acc = witness_block_sum(acc);
@@ -197,16 +197,6 @@ pending_sum<G> msm_witness_run_enqueue(const affine<G>* points, size_t table_str
                                           o.accumulate, out);
 }
 
-/// An enqueued witness MSM of the calling thread's result area, waited for: the sum.
-template <class G, class Enqueue>
-jacobian<G> witness_waited(cudaStream_t stream, Enqueue&& enqueue) {
-    gpu::result_area& area = gpu::thread_result_area();
-    area.reset();
-    const pending_sum<G> r = enqueue(area);
-    gpu::wait(stream);
-    return r.get();
-}
-
 }  // namespace detail
 
 /// Workspace bytes msm_witness_device needs for n points (and the same options): its own plan
@@ -267,7 +257,7 @@ jacobian<G> msm_witness_device(const affine<G>* points, const typename G::scalar
                                void* workspace, size_t workspace_bytes, cudaStream_t stream,
                                const device_options& opt = {}) {
     if (n == 0) return jacobian<G>::identity();
-    return detail::witness_waited<G>(stream, [&](gpu::result_area& area) {
+    return detail::waited_sum<G>(stream, [&](gpu::result_area& area) {
         return msm_witness_device_enqueue<G>(points, scalars, n, workspace, workspace_bytes, stream, area, opt);
     });
 }
@@ -296,7 +286,7 @@ jacobian<G> msm_witness_device(const affine<G>* points, const witness_plan<typen
                                size_t workspace_bytes, cudaStream_t stream,
                                device_options::accumulation accumulate = device_options::accumulation::automatic) {
     if (plan.size() == 0) return jacobian<G>::identity();
-    return detail::witness_waited<G>(stream, [&](gpu::result_area& area) {
+    return detail::waited_sum<G>(stream, [&](gpu::result_area& area) {
         return msm_witness_device_enqueue<G>(points, plan, workspace, workspace_bytes, stream, area, accumulate);
     });
 }
@@ -321,7 +311,7 @@ jacobian<G> msm_witness_device(const fixed_bases<G>& table, const typename G::sc
                                void* workspace, size_t workspace_bytes, cudaStream_t stream,
                                scalar_form form = scalar_form::canonical) {
     if (n == 0) return jacobian<G>::identity();
-    return detail::witness_waited<G>(stream, [&](gpu::result_area& area) {
+    return detail::waited_sum<G>(stream, [&](gpu::result_area& area) {
         return msm_witness_device_enqueue(table, scalars, n, workspace, workspace_bytes, stream, area, form);
     });
 }
@@ -331,7 +321,7 @@ jacobian<G> msm_witness_device(const fixed_bases<G>& table, const typename G::sc
 /// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the witness
 /// MSM for group G: see cuzk/instances.hpp.
 #define CUZK_WITNESS_MSM_INSTANCES(prefix, G)                                                               \
-    prefix template ::cuzk::msm::pending_sum<G> cuzk::msm::detail::msm_witness_planned_enqueue<G>(           \
+    prefix template ::cuzk::msm::pending_sum<G> cuzk::msm::detail::msm_witness_planned_enqueue<G>(          \
         const ::cuzk::affine<G>*, const ::cuzk::msm::detail::witness_plan_state<G::scalar>&, void*, size_t, \
         cudaStream_t, ::cuzk::msm::device_options::accumulation, ::cuzk::gpu::result_area&);
 

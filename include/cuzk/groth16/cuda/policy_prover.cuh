@@ -15,12 +15,13 @@
 namespace cuzk::groth16 {
 
 template <class Curve, cuda_prover_policy Policy>
-class [[deprecated("name cuda_prover<Curve, Telemetry> with cuda_prover_options{.locking, .stage, .g2_on_gpu}")]]
-prover<Curve, Policy> : public cuda_prover<Curve, policy_telemetry<Policy>> {
+class [[deprecated(
+    "name cuda_prover<Curve, Telemetry> with cuda_prover_options{.locking, .stage, .g2_on_gpu}")]] prover<Curve, Policy>
+    : public cuda_prover<Curve, policy_telemetry<Policy>> {
 public:
     using base = cuda_prover<Curve, policy_telemetry<Policy>>;
 
-    prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu,
+    prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context & gpu,
            std::shared_ptr<const r1cs<typename Curve::fr>> circuit = nullptr, cuda_prover_options opt = {})
         : base(std::move(pk), gpu, std::move(circuit), with_policy(opt)) {}
 

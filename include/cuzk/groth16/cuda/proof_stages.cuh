@@ -39,9 +39,9 @@ struct proof_stages {
     const proving_key<Curve>& key;
     const proof_layout<Curve>& layout;  // sizes of one proof, its staging; compact decided at construction
     const ntt::device_domain<fr>& domain;
-    const device_key<Curve>* resident;       // the resident key, or null
-    const device_circuit<fr>* circuit;       // the resident circuit, or null
-    const key_tables<Curve>& tables;         // shifted-base tables of the resident key
+    const device_key<Curve>* resident;            // the resident key, or null
+    const device_circuit<fr>* circuit;            // the resident circuit, or null
+    const key_tables<Curve>& tables;              // shifted-base tables of the resident key
     const gpu::device_buffer<uint32_t>& a_index;  // present variables of a compressed key (else empty)
     const gpu::device_buffer<uint32_t>& b_index;
     size_t key_chunk_points;
@@ -89,7 +89,7 @@ struct proof_stages {
     /// queued into its result area (the witness plans wait for their counts). A compact proof
     /// also uploads a, b, c and z here, each when its slot is free.
     pending compute(worker& w, std::unique_ptr<device_key<Curve>>& per_proof_key, std::span<const fr> z,
-                            const std::vector<fr>* host_abc, gpu_stage_clock& clock) const {
+                    const std::vector<fr>* host_abc, gpu_stage_clock& clock) const {
         const size_t n = key.domain_size(), nv = key.num_variables();
         const gpu::stream& st = w.stream_;
         if (layout.stage != staging::chunked && !resident && !per_proof_key) {  // on-demand: inside the compute lock

@@ -12,16 +12,12 @@
 // The policy spelling `prover<C, cuda_policy<Lock, Stage, G2OnGpu, Telemetry>>` is kept for one
 // release, deprecated: a cuda_prover whose unset options take the policy's values.
 //
-// The prover holds what every proof reads (the device domain, the resident key, circuit and
-// tables); a worker (worker.cuh) holds what one proof writes. A proof runs on a worker in three
-// stages: inputs (the memory lock under split: uploads and gathers), compute (the compute lock:
-// a, b, c on the GPU, the H step, the five MSMs enqueued) and finish (one wait for the worker's
-// stream, the sums combined, then outside the locks the G2 MSM on the CPU where the options put
-// it, and assembly); docs/ARCHITECTURE.md walks one proof. Nothing waits on the whole device:
-// allocations are stream-ordered, and a proof waits three times for a resident key (the two
-// witness plans' counts and the end; docs/GROTH16.md, "Host waits per proof"). Every path that
-// touches the device makes the prover's device current first (the constructor through its first
-// member, make_worker, prove, the destructor).
+// The prover holds what every proof reads (device domain, resident key, circuit, tables); a
+// worker (worker.cuh) what one proof writes. A proof runs on a worker in three stages, inputs
+// (under the memory lock), compute (under the compute lock; everything enqueued) and finish (one
+// wait, the sums combined, then outside the locks G2 on the CPU where the options put it, and
+// assembly): docs/ARCHITECTURE.md walks one, docs/GROTH16.md counts its three host waits. Nothing
+// waits on the whole device; every path that touches it makes the prover's device current first.
 //
 // Its named parts, each in its own header: the run-time options (prover_options.cuh), one
 // proof's device layout and sizes (proof_layout.cuh), what it keeps on the GPU and of the key
@@ -33,8 +29,7 @@
 
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cstdio>
+#include <bit>
 #include <future>
 #include <memory>
 #include <mutex>
@@ -71,13 +66,15 @@ public:
     using fr = typename Curve::fr;
 
     /// Builds the device domain and, under staging::prestaged, uploads the key under the memory
-    /// lock if the budget holds it; otherwise (or for other staging) keys are uploaded per proof.
-    /// With a circuit, its matrices are uploaded too (kept resident if the budget holds them
-    /// beside one proof; else prove(z) evaluates on the host and circuit_fallback_reason() says
-    /// why), and prove(z) proves it.
+    /// lock if the budget holds it (else keys go up per proof). With a circuit its matrices go up
+    /// too if the budget holds them beside one proof (else prove(z) evaluates on the host and
+    /// circuit_fallback_reason() says why), and prove(z) proves it.
     cuda_prover(std::shared_ptr<const proving_key<Curve>> pk, gpu_context& gpu,
                 std::shared_ptr<const r1cs<fr>> circuit = nullptr, cuda_prover_options opt = {})
-        : pk_(std::move(pk)), gpu_(gpu), circuit_(std::move(circuit)), opt_(opt),
+        : pk_(std::move(pk)),
+          gpu_(gpu),
+          circuit_(std::move(circuit)),
+          opt_(opt),
           stage_(opt.stage.value_or(staging::prestaged)) {
         if (!pk_) throw invalid_argument("prover: null proving key");
         check_key_vectors(*pk_, "prover (CUDA)");
@@ -100,12 +97,11 @@ public:
                    .g2_on_gpu = g2_on_gpu()};
         if (stage_ == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
-            key_.stage(gpu_.budget(), detail::device_key<Curve>::bytes_for(key), resident_proof_bytes(),
-                       "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof",
-                       [&] {
-                           return std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_,
-                                                                              events_.e);
-                       });
+            key_.stage(
+                gpu_.budget(), detail::device_key<Curve>::bytes_for(key), resident_proof_bytes(),
+                "the proving key and one proof's buffers do not fit the VRAM budget; uploading the key per proof", [&] {
+                    return std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_, events_.e);
+                });
         }
         if (stage_ == staging::chunked) {
             if (opt_.key_chunk_points == 0) throw invalid_argument("prover: key_chunk_points must be at least 1");
@@ -168,9 +164,8 @@ public:
     size_t resident_proof_bytes() const { return layout_.resident_proof_bytes(); }
     /// True when proofs use the compact layout (cuda_prover_options::proof_layout).
     bool compact_proofs() const { return layout_.compact; }
-    /// Device bytes this prover holds outside the budget's accounting: the domain's twiddle and
-    /// coset tables and a compressed key's index arrays (2^27 PoRep: 2.1 + 0.7 GB). A card's
-    /// budget should leave room for them (and the CUDA context).
+    /// Device bytes held outside the budget: the domain's twiddle and coset tables and a compressed
+    /// key's index arrays (2^27 PoRep: 2.1 + 0.7 GB); a card's budget should leave room for them.
     size_t unbudgeted_bytes() const {
         return domain_->bytes() + (a_index_.size() + b_index_.size()) * sizeof(uint32_t);
     }
@@ -181,15 +176,14 @@ public:
     size_t chunk_buffers_offset() const { return layout_.chunk_buffers_offset(); }
     size_t chunk_buffer_bytes() const { return layout_.chunk_buffer_bytes(); }
 
-    /// What one proof runs on (cuda_worker.cuh): streams, buffers and budget share, kept between
-    /// proofs.
+    /// What one proof runs on (worker.cuh): streams, buffers and budget share, kept between proofs.
     using worker = cuda_worker<Curve>;
 
     /// A worker for this prover, holding per_proof_bytes() of the budget (as a resident
     /// reservation) until it is destroyed. Throws invalid_argument when they do not fit beside
     /// what the budget holds now: make no more workers than the budget holds proofs.
     worker make_worker() const {
-        std::optional<gpu::vram_budget::reservation> share = gpu_.budget().try_reserve_resident(per_proof_bytes());
+        auto share = gpu_.budget().try_reserve_resident(per_proof_bytes());
         if (!share)
             throw invalid_argument("prover: a worker needs " + std::to_string(per_proof_bytes()) +
                                    " bytes of VRAM; the budget of " + std::to_string(gpu_.budget().capacity()) +
@@ -200,10 +194,9 @@ public:
     /// make_worker(), or null when the budget has no room for it now (the engine's threads make
     /// their workers this way and share the ones that fit).
     std::unique_ptr<worker> try_make_worker() const {
-        std::optional<gpu::vram_budget::reservation> share = gpu_.budget().try_reserve_resident(per_proof_bytes());
-        if (!share) return nullptr;
+        auto share = gpu_.budget().try_reserve_resident(per_proof_bytes());
         std::lock_guard memory(gpu_.memory_mutex());
-        return std::make_unique<worker>(worker_layout(), std::move(*share));
+        return share ? std::make_unique<worker>(worker_layout(), std::move(*share)) : nullptr;
     }
 
     /// Proves that z satisfies cs (see the CPU prover for the errors it throws), on worker `w`
@@ -285,8 +278,8 @@ private:
         return timed_with<Telemetry>(times, [&](stage_timer& timer) { return prove_timed(w, z, &abc, timer, rng); });
     }
 
-    /// Every proof: a, b, c come from the host (host_abc) or, when host_abc is null, from the
-    /// resident circuit; on `given`, or on a worker made for the proof when it is null.
+    /// Every proof: a, b, c from the host (host_abc) or the resident circuit (null); on `given`,
+    /// or on a worker made for the proof (null).
     template <class Rng>
     proof<Curve> prove_timed(worker* given, std::span<const fr> z, const std::vector<fr>* host_abc, stage_timer& timer,
                              Rng& rng) const {
@@ -312,15 +305,15 @@ private:
             // hears of it (its z may be read by a copy still queued) or the worker is reused.
             gpu::wait_on_unwind settle(w.stream_);
             const detail::proof_stages<Curve> stages{.key = key,
-                                                            .layout = layout_,
-                                                            .domain = *domain_,
-                                                            .resident = key_.value.get(),
-                                                            .circuit = circuit_on_gpu_.value.get(),
-                                                            .tables = tables_,
-                                                            .a_index = a_index_,
-                                                            .b_index = b_index_,
-                                                            .key_chunk_points = opt_.key_chunk_points,
-                                                            .g2_on_gpu = g2_on_gpu()};
+                                                     .layout = layout_,
+                                                     .domain = *domain_,
+                                                     .resident = key_.value.get(),
+                                                     .circuit = circuit_on_gpu_.value.get(),
+                                                     .tables = tables_,
+                                                     .a_index = a_index_,
+                                                     .b_index = b_index_,
+                                                     .key_chunk_points = opt_.key_chunk_points,
+                                                     .g2_on_gpu = g2_on_gpu()};
             w.results_.reset();  // no copy into it is queued: the last proof's stream was passed
             std::unique_ptr<detail::device_key<Curve>> per_proof_key = stages.inputs(w, z, host_abc, clock);
             locks.inputs_done();  // the compute stage's
@@ -337,14 +330,8 @@ private:
             locks.compute_done();
             ++w.proofs_;
         }
-        return finish_stage(sums, b2_on_cpu, timer, rng);
-    }
-
-    /// Host phase, outside every lock: the G2 MSM on the CPU (overlapped with the GPU stages)
-    /// when the options put it there, then the assembly with fresh r, s.
-    template <class Rng>
-    proof<Curve> finish_stage(msm_sums<Curve>& sums, std::future<jacobian<G2>>& b2_on_cpu, stage_timer& timer,
-                              Rng& rng) const {
+        // Outside every lock: the G2 MSM on the CPU (overlapped with the GPU stages) where the
+        // options put it, then the assembly with fresh r, s.
         if (!g2_on_gpu()) sums.b2 = timer.time("MSM B G2 (CPU, overlapped)", [&] { return b2_on_cpu.get(); });
         return timer.time("assemble", [&] { return assemble_proof<Curve>(*pk_, sums, rng); });
     }
@@ -364,7 +351,7 @@ private:
     detail::resident_part<device_circuit<fr>> circuit_on_gpu_;
     detail::host_registrations pinned_;
     gpu::device_buffer<uint32_t> a_index_, b_index_;  // present variables of a compressed key (else empty)
-    detail::proof_layout<Curve> layout_;  // sizes of one proof; compact decided at construction
+    detail::proof_layout<Curve> layout_;              // sizes of one proof; compact decided at construction
     // The upload ring of proofs made without a worker (a worker has its own): two 32 MiB
     // page-locked slots, allocated at the first such proof; upload() serialises its users.
     mutable gpu::upload_staging staging_;
