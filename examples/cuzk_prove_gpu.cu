@@ -10,9 +10,9 @@
 
 #include <cstdio>
 
-#include "cuzk/groth16/curve.hpp"
 #include "cuzk/engine/engine_cuda.cuh"
 #include "cuzk/groth16/cuda/test_setup.cuh"
+#include "cuzk/groth16/curve.hpp"
 #include "cuzk_prove_gpu.hpp"
 
 namespace cuzk_prove {
@@ -65,9 +65,9 @@ built_engine<Curve> make_engine(const gpu_settings& s, std::shared_ptr<const pro
     const auto& p = *e->slot(0).prover.template get<cuda_prover<Curve>>();
     std::printf("  GPU %d: %s, budget %.1f GB per device; key %s, circuit %s (%.2f s)\n", s.devices.front(), prop.name,
                 budget / 1e9,
-                p.key_resident()             ? "resident"
+                p.key_resident()            ? "resident"
                 : stage == staging::chunked ? "in host memory, streamed into each MSM in chunks"
-                                             : "uploaded per proof",
+                                            : "uploaded per proof",
                 p.circuit_resident() ? "resident (a, b, c evaluated on the GPU)" : "on the host", seconds_since(t0));
     if (!p.fallback_reason().empty()) std::printf("  note: %s\n", p.fallback_reason().c_str());
     if (!p.circuit_fallback_reason().empty()) std::printf("  note: %s\n", p.circuit_fallback_reason().c_str());

@@ -12,7 +12,7 @@
 // ranges say (this build has no GPU backend; AUTO means the CPU); an error message is
 // NUL-terminated within its buffer, which is never written past; a short output buffer is left
 // untouched and the sizes needed are returned; a proof that is returned verifies against the
-// prover's own key; a good witness with room for the outputs proves.
+// prover's own key; a good witness with room for the outputs proves against the good key.
 // The key and witness are fuzz_seeds' C API seed (a provable 8-row BN254 circuit): the file
 // named by CUZK_FUZZ_C_API_SEED (4-byte little-endian zkey length, zkey, witness).
 // This build has no OpenMP: the threads option is checked, not used.
@@ -106,9 +106,13 @@ std::vector<uint8_t> variant(fuzz::recipe& in, const std::vector<uint8_t>& good,
 }
 
 /// room: the prover's own bounds on the two texts (get_info's proof_size and public_size).
-void prove_with(fuzz::recipe& in, cuzk_prover* prover, bool verify_on, const cuzk_prover_info& room) {
-    bool intact = false;
-    const std::vector<uint8_t> wtns = variant(in, wtns_bytes, intact);
+/// key_intact: the prover's key is the seed's own. A key with a flipped byte that create accepted
+/// is a different, well-formed key (a changed coefficient is another circuit), so a good witness
+/// may fail against it; what must hold whatever the key is that no unverified proof comes back.
+void prove_with(fuzz::recipe& in, cuzk_prover* prover, bool verify_on, bool key_intact, const cuzk_prover_info& room) {
+    bool witness_intact = false;
+    const std::vector<uint8_t> wtns = variant(in, wtns_bytes, witness_intact);
+    const bool intact = witness_intact && key_intact;
     const unsigned long long proof_cap =
         in.pick<unsigned long long>({room.proof_size, 0, 1, room.proof_size - 1, 16384}) % 65536;
     const unsigned long long public_cap =
@@ -231,7 +235,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if ((irc == CUZK_PROVER_OK) != (info.struct_size == sizeof info)) bug("get_info's struct_size check");
     if (irc == CUZK_PROVER_OK && info.backend != CUZK_PROVER_BACKEND_CPU) bug("a prover without a GPU is not on the CPU");
     const bool verify_on = given == nullptr || seen.verify == 1;
-    for (int k = 0, n = 1 + in.byte() % 2; k < n; ++k) prove_with(in, prover, verify_on, room);
+    for (int k = 0, n = 1 + in.byte() % 2; k < n; ++k) prove_with(in, prover, verify_on, key_intact, room);
     cuzk_groth16_prover_destroy(prover);
     return 0;
 }

@@ -59,6 +59,9 @@ seeds = {
     "verify_off_flipped_witness": create(options(verify=1), proves=0) + prove(wtns=[2] + u32(300) + [3]),
     "truncated_key": create(options(), key=[1] + u32(1000)),
     "flipped_key": create(options(), key=[2] + u32(700) + [5]) + prove(),
+    # a flip that create accepts (a changed coefficient: another, well-formed circuit), where the
+    # good witness no longer satisfies and the prove must fail cleanly, not count as a bug
+    "flipped_key_accepted": create(options(), key=[2] + u32(0x0A090807) + [3]) + prove(),
     "short_proof_buffer": create(options()) + prove(proof_cap=3),
     "tiny_error_buffers": create(options(), err=2) + prove(err=2, proof_cap=1),
     "random_from_input": create(options()) + prove(rnd=[1] + u16(16) + list(range(1, 17))),
