@@ -151,7 +151,8 @@ public:
             if (v != groth16::verdict::ok)
                 throw error(errc::verify_failed, std::string("the proof does not verify against the key's verifying key (") +
                                                      groth16::to_string(v) +
-                                                     "): the witness does not satisfy the circuit; no proof was written");
+                                                     "): the witness does not satisfy the circuit (or the key's parts do not "
+                                                     "belong together); no proof was written");
         }
         return {io::proof_to_json<IoCurve>(io::from_groth16<IoCurve>(pi)), io::public_to_json<IoCurve>(publics)};
     }
