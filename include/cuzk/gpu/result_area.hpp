@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <utility>
 #include <vector>
 
 #include "cuzk/gpu/cuda_error.hpp"
@@ -29,14 +28,6 @@ public:
     }
     result_area(const result_area&) = delete;
     result_area& operator=(const result_area&) = delete;
-    result_area(result_area&& o) noexcept
-        : chunks_(std::exchange(o.chunks_, {})), chunk_(std::exchange(o.chunk_, 0)), used_(std::exchange(o.used_, 0)) {}
-    result_area& operator=(result_area&& o) noexcept {
-        std::swap(chunks_, o.chunks_);
-        std::swap(chunk_, o.chunk_);
-        std::swap(used_, o.used_);
-        return *this;
-    }
 
     /// `bytes` of page-locked memory (64-byte aligned), valid until reset() or destruction. Grows
     /// by a chunk when full (a page-locked allocation: only the first proofs of a worker pay it);

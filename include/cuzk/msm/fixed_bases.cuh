@@ -47,8 +47,8 @@ namespace detail {
 /// Thread i writes table[w * n + i] = 2^(cw) P_i for every window w: c doublings per window in
 /// Jacobian coordinates, then one inversion for the whole row (Montgomery's trick).
 template <class G>
-__global__ void __launch_bounds__(128)
-    fixed_bases_kernel(affine<G>* table, const affine<G>* points, size_t n, unsigned c, unsigned windows) {
+__global__ void __launch_bounds__(128) fixed_bases_kernel(affine<G>* table, const affine<G>* points, size_t n,
+                                                          unsigned c, unsigned windows) {
     using F = typename G::field;
     const size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x;
     if (i >= n) return;
@@ -93,13 +93,11 @@ public:
     /// window_bits = 0 picks fixed_bases_window_bits(n). The copies are computed on `stream`
     /// (about c doublings per window and one inversion per point: ~2 s for 2^24 BLS12-381 G1).
     fixed_bases(const affine<G>* d_points, size_t n, cudaStream_t stream, unsigned window_bits = 0)
-        : n_(n),
-          c_(window_bits != 0 ? window_bits : fixed_bases_window_bits(n, scalar_bits)),
+        : n_(n), c_(window_bits != 0 ? window_bits : fixed_bases_window_bits(n, scalar_bits)),
           windows_(num_windows(scalar_bits, c_)) {
         if (c_ < fixed_bases_min_window_bits || c_ > device_max_window_bits)
-            throw invalid_argument("fixed_bases: window_bits must be in [" +
-                                   std::to_string(fixed_bases_min_window_bits) + ", " +
-                                   std::to_string(device_max_window_bits) + "], got " + std::to_string(c_));
+            throw invalid_argument("fixed_bases: window_bits must be in [" + std::to_string(fixed_bases_min_window_bits) +
+                                   ", " + std::to_string(device_max_window_bits) + "], got " + std::to_string(c_));
         if (n == 0) throw invalid_argument("fixed_bases: no points");
         if (size_t(windows_) * n >= (size_t(1) << 31))
             throw invalid_argument("fixed_bases: " + std::to_string(n) + " points x " + std::to_string(windows_) +
@@ -174,9 +172,9 @@ jacobian<G> msm_device(const fixed_bases<G>& table, const typename G::scalar::in
 
 /// Explicit instantiation (prefix empty) or extern declaration (prefix `extern`) of the table
 /// fill for group G: see cuzk/instances.hpp.
-#define CUZK_FIXED_BASES_INSTANCES(prefix, G)                                                                         \
+#define CUZK_FIXED_BASES_INSTANCES(prefix, G) \
     prefix template void cuzk::msm::detail::fill_fixed_bases<G>(::cuzk::affine<G>*, const ::cuzk::affine<G>*, size_t, \
-                                                                unsigned, unsigned, cudaStream_t);
+                                                               unsigned, unsigned, cudaStream_t);
 
 #if defined(CUZK_PRECOMPILED)
 #include "cuzk/instances.hpp"

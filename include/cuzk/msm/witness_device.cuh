@@ -49,7 +49,7 @@ namespace cuzk::msm {
 
 namespace detail {
 
-inline constexpr unsigned witness_sum_block = 256;        // threads per block of the ones sum
+inline constexpr unsigned witness_sum_block = 256;      // threads per block of the ones sum
 inline constexpr unsigned witness_sum_max_blocks = 1024;  // partial sums the second pass adds
 
 /// Adds a warp's values into lane 0 (full additions as calls: this runs once per warp).
@@ -78,8 +78,8 @@ __device__ xyzz<G> witness_block_sum(xyzz<G> v) {
 
 /// Step 3, first pass: partials[b] = block b's share of sum P[idx[i]] for i < *count.
 template <class G>
-__global__ void __launch_bounds__(witness_sum_block)
-    witness_ones_kernel(xyzz<G>* partials, const affine<G>* points, const uint32_t* idx, const uint32_t* count) {
+__global__ void __launch_bounds__(witness_sum_block) witness_ones_kernel(xyzz<G>* partials, const affine<G>* points,
+                                                                         const uint32_t* idx, const uint32_t* count) {
     const size_t threads = size_t(gridDim.x) * blockDim.x, n = *count;
     xyzz<G> acc = xyzz<G>::identity();
     for (size_t i = size_t(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += threads) acc += points[idx[i]];
@@ -89,8 +89,8 @@ __global__ void __launch_bounds__(witness_sum_block)
 
 /// Step 3, second pass (one block): *out = sum of the blocks' partial sums.
 template <class G>
-__global__ void __launch_bounds__(witness_sum_block)
-    witness_fold_kernel(xyzz<G>* out, const xyzz<G>* partials, unsigned count) {
+__global__ void __launch_bounds__(witness_sum_block) witness_fold_kernel(xyzz<G>* out, const xyzz<G>* partials,
+                                                                         unsigned count) {
     xyzz<G> acc = xyzz<G>::identity();
     for (unsigned i = threadIdx.x; i < count; i += blockDim.x) acc = add_outline(acc, partials[i]);
     acc = witness_block_sum(acc);

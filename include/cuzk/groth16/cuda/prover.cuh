@@ -74,8 +74,7 @@ public:
         : pk_(std::move(pk)),
           gpu_(gpu),
           circuit_(std::move(circuit)),
-          opt_(opt),
-          stage_(opt.stage.value_or(staging::prestaged)) {
+          opt_(opt) {
         if (!pk_) throw invalid_argument("prover: null proving key");
         check_key_vectors(*pk_, "prover (CUDA)");
         if (circuit_) check_key_matches(*pk_, *circuit_);
@@ -90,12 +89,12 @@ public:
         // GPU tests saw prestaged proofs taken for compact ones).
         layout_ = {.key = &key,
                    .opt = opt_,
-                   .stage = stage_,
+                   .stage = opt_.stage.value_or(staging::prestaged),
                    .a_gathered = a_index_.size(),
                    .b_gathered = b_index_.size(),
                    .compact = false,
                    .g2_on_gpu = g2_on_gpu()};
-        if (stage_ == staging::prestaged) {
+        if (stage() == staging::prestaged) {
             // Resident only if one proof's buffers still fit beside the key.
             key_.stage(
                 gpu_.budget(), detail::device_key<Curve>::bytes_for(key), resident_proof_bytes(),
@@ -103,14 +102,14 @@ public:
                     return std::make_unique<detail::device_key<Curve>>(key, setup_stream_, setup_stream_, events_.e);
                 });
         }
-        if (stage_ == staging::chunked) {
+        if (stage() == staging::chunked) {
             if (opt_.key_chunk_points == 0) throw invalid_argument("prover: key_chunk_points must be at least 1");
             using layout = cuda_prover_options::layout;
             const size_t free = gpu_.budget().capacity() - gpu_.budget().used();
             layout_.compact = opt_.proof_layout == layout::compact ||
                               (opt_.proof_layout == layout::automatic && layout_.full_proof_bytes() > free);
         }
-        if (stage_ == staging::streamed || stage_ == staging::chunked) {
+        if (stage() == staging::streamed || stage() == staging::chunked) {
             pinned_.pin(key.a), pinned_.pin(key.b_g1), pinned_.pin(key.b_g2), pinned_.pin(key.l), pinned_.pin(key.h);
         }
         if (circuit_ && layout_.compact) {
@@ -124,7 +123,7 @@ public:
         // Tables last: the resident circuit saves more per proof than they do (docs/PERFORMANCE.md).
         if (key_.value && opt_.precompute_bases)
             tables_.build(key, *key_.value, gpu_.budget(), per_proof_bytes(), setup_stream_, g2_on_gpu());
-        if (stage_ == staging::chunked && opt_.precompute_bases)
+        if (stage() == staging::chunked && opt_.precompute_bases)
             tables_.note = "none: under staging::chunked no key vector is on the GPU to build them from";
         setup_stream_.synchronize();
     }
@@ -139,7 +138,7 @@ public:
     /// How this prover's workers serialise on the GPU (cuda_prover_options::locking; unset: split).
     lock_granularity locking() const { return opt_.locking.value_or(lock_granularity::split); }
     /// When the key's points reach the GPU (cuda_prover_options::stage; unset: prestaged).
-    staging stage() const { return stage_; }
+    staging stage() const { return layout_.stage; }
     /// Where the G2 MSM runs (cuda_prover_options::g2_on_gpu; unset: on the GPU).
     bool g2_on_gpu() const { return opt_.g2_on_gpu.value_or(true); }
     /// True when the key stays on the GPU across proofs.
@@ -157,7 +156,7 @@ public:
     /// Device bytes one proof needs besides a resident key (what each worker reserves).
     size_t per_proof_bytes() const {
         size_t b = resident_proof_bytes();
-        if (!key_.value && stage_ != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
+        if (!key_.value && stage() != staging::chunked) b += detail::device_key<Curve>::bytes_for(*pk_);
         return b;
     }
     /// Device bytes one proof needs when the key is resident (proof_layout.cuh).
@@ -195,8 +194,9 @@ public:
     /// their workers this way and share the ones that fit).
     std::unique_ptr<worker> try_make_worker() const {
         auto share = gpu_.budget().try_reserve_resident(per_proof_bytes());
+        if (!share) return nullptr;
         std::lock_guard memory(gpu_.memory_mutex());
-        return share ? std::make_unique<worker>(worker_layout(), std::move(*share)) : nullptr;
+        return std::make_unique<worker>(worker_layout(), std::move(*share));
     }
 
     /// Proves that z satisfies cs (see the CPU prover for the errors it throws), on worker `w`
@@ -340,7 +340,6 @@ private:
     gpu_context& gpu_;
     std::shared_ptr<const r1cs<fr>> circuit_;
     cuda_prover_options opt_;
-    staging stage_;
     detail::select_device selected_{gpu_.device()};  // before every CUDA member
     gpu::stream setup_stream_;
     detail::key_events events_;
