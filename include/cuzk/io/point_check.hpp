@@ -35,13 +35,8 @@
 #include <cstdint>
 
 #include "cuzk/core/bigint.hpp"
+#include "cuzk/field/ifma52.hpp"
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_IFMA)
-#define CUZK_IO_IFMA 1
-#include <immintrin.h>
-#else
-#define CUZK_IO_IFMA 0
-#endif
 
 namespace cuzk::io {
 
@@ -72,15 +67,9 @@ constexpr bigint<N + 1> times_small(const bigint<N>& x, uint64_t k) {
     return out;
 }
 
-/// Limb i (52 bits) of the integer of `words` 64-bit limbs.
-constexpr uint64_t limb52(const uint64_t* w, size_t words, size_t i) {
-    const size_t bit = 52 * i, at = bit / 64, shift = bit % 64;
-    uint64_t v = at < words ? w[at] >> shift : 0;
-    if (shift > 12 && at + 1 < words) v |= w[at + 1] << (64 - shift);
-    return v & ((uint64_t(1) << 52) - 1);
-}
-
 /// The constants of the IFMA test for base field F (N 64-bit limbs, L 52-bit limbs).
+using ifma52::limb52;
+
 template <class F>
 struct ifma_field {
     static constexpr size_t N = F::limbs;
@@ -125,111 +114,15 @@ struct ifma_field {
 
 }  // namespace detail
 
-#if CUZK_IO_IFMA
+#if CUZK_IFMA
 
 namespace detail {
 
-#define CUZK_IFMA_TARGET __attribute__((target("avx512f,avx512ifma"), always_inline)) inline
-
-// Shifts as GCC vector operations and the gather with an explicit source: GCC 12's intrinsics for
-// these start from a self-initialised "undefined" vector, which -Wuninitialized reports wherever
-// they are inlined (GCC bug 105593).
-using u64x8 = unsigned long long __attribute__((vector_size(64)));
-using i64x8 = long long __attribute__((vector_size(64)));
-CUZK_IFMA_TARGET __m512i shr(__m512i a, unsigned s) { return __m512i(u64x8(a) >> s); }
-CUZK_IFMA_TARGET __m512i shl(__m512i a, unsigned s) { return __m512i(u64x8(a) << s); }
-CUZK_IFMA_TARGET __m512i shr_signed(__m512i a, unsigned s) { return __m512i(i64x8(a) >> s); }
-
-/// 8 elements in L limbs of 52 bits, limb j of element k in lane k of v[j].
-template <size_t L>
-struct vec8 {
-    __m512i v[L];
-};
-
-template <size_t L>
-CUZK_IFMA_TARGET vec8<L> broadcast(const uint64_t (&c)[L]) {
-    vec8<L> out;
-    for (size_t j = 0; j < L; ++j) out.v[j] = _mm512_set1_epi64(int64_t(c[j]));
-    return out;
-}
-
-/// Loads one N-limb coordinate of 8 consecutive points (point k at base + k * stride_words) and
-/// splits it into 52-bit limbs.
-template <size_t N, size_t L>
-CUZK_IFMA_TARGET vec8<L> load8(const uint64_t* base, __m512i index) {
-    __m512i w[N];
-    for (size_t i = 0; i < N; ++i)
-        w[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), __mmask8(0xff), index,
-                                           reinterpret_cast<const void*>(base + i), 8);
-    const __m512i m = _mm512_set1_epi64(int64_t((uint64_t(1) << 52) - 1));
-    vec8<L> out;
-    for (size_t i = 0; i < L; ++i) {
-        const size_t bit = 52 * i, at = bit / 64, s = bit % 64;
-        __m512i v = at < N ? shr(w[at], unsigned(s)) : _mm512_setzero_si512();
-        if (s > 12 && at + 1 < N) v = _mm512_or_si512(v, shl(w[at + 1], unsigned(64 - s)));
-        out.v[i] = _mm512_and_si512(v, m);
-    }
-    return out;
-}
-
-/// Carries every limb into the next (signed: limbs may be negative before; the value must not be),
-/// leaving limbs below 2^52.
-template <size_t L>
-CUZK_IFMA_TARGET void carry(vec8<L>& a) {
-    const __m512i m = _mm512_set1_epi64(int64_t((uint64_t(1) << 52) - 1));
-    for (size_t j = 0; j + 1 < L; ++j) {
-        a.v[j + 1] = _mm512_add_epi64(a.v[j + 1], shr_signed(a.v[j], 52));
-        a.v[j] = _mm512_and_si512(a.v[j], m);
-    }
-}
-
-template <size_t L>
-CUZK_IFMA_TARGET vec8<L> add(const vec8<L>& a, const vec8<L>& b) {
-    vec8<L> out;
-    for (size_t j = 0; j < L; ++j) out.v[j] = _mm512_add_epi64(a.v[j], b.v[j]);
-    return out;
-}
-
-template <size_t L>
-CUZK_IFMA_TARGET vec8<L> sub(const vec8<L>& a, const vec8<L>& b) {
-    vec8<L> out;
-    for (size_t j = 0; j < L; ++j) out.v[j] = _mm512_sub_epi64(a.v[j], b.v[j]);
-    return out;
-}
-
-/// a b / 2^(52 L) mod p, below 2p for a, b below 2p, limbs below 2^52 (carried). Operand scanning:
-/// row i adds a_i b, then m p with m = t_0 k0 mod 2^52, which clears t_0's low 52 bits; the row
-/// then shifts down one limb, t_0's high bits carried into t_1. A lane holds at most 4 L products'
-/// halves (< 2^57): no carries are needed inside the loop.
-template <size_t L>
-CUZK_IFMA_TARGET vec8<L> mont_mul8(const vec8<L>& a, const vec8<L>& b, const vec8<L>& p, __m512i k0) {
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i t[L + 1];
-    for (size_t j = 0; j <= L; ++j) t[j] = zero;
-    for (size_t i = 0; i < L; ++i) {
-        for (size_t j = 0; j < L; ++j) {
-            t[j] = _mm512_madd52lo_epu64(t[j], a.v[i], b.v[j]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], a.v[i], b.v[j]);
-        }
-        const __m512i m = _mm512_madd52lo_epu64(zero, t[0], k0);
-        for (size_t j = 0; j < L; ++j) {
-            t[j] = _mm512_madd52lo_epu64(t[j], m, p.v[j]);
-            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, p.v[j]);
-        }
-        const __m512i c = shr(t[0], 52);
-        for (size_t j = 0; j < L; ++j) t[j] = t[j + 1];
-        t[0] = _mm512_add_epi64(t[0], c);
-        t[L] = zero;
-    }
-    vec8<L> out;
-    for (size_t j = 0; j < L; ++j) out.v[j] = t[j];
-    carry(out);
-    return out;
-}
+using namespace ifma52;
 
 /// Lanes where d (carried, in (0, 7p)) is one of p, 2p, .. 6p.
 template <size_t L>
-CUZK_IFMA_TARGET __mmask8 multiple_of_p(const vec8<L>& d, const vec8<L> (&kp)[6]) {
+CUZK_IFMA_INLINE __mmask8 multiple_of_p(const vec8<L>& d, const vec8<L> (&kp)[6]) {
     __mmask8 any = 0;
     for (size_t k = 0; k < 6; ++k) {
         __mmask8 eq = 0xff;
@@ -241,14 +134,14 @@ CUZK_IFMA_TARGET __mmask8 multiple_of_p(const vec8<L>& d, const vec8<L> (&kp)[6]
 
 /// acc | every limb of c.
 template <size_t L>
-CUZK_IFMA_TARGET __m512i or_limbs(__m512i acc, const vec8<L>& c) {
+CUZK_IFMA_INLINE __m512i or_limbs(__m512i acc, const vec8<L>& c) {
     for (size_t j = 0; j < L; ++j) acc = _mm512_or_si512(acc, c.v[j]);
     return acc;
 }
 
 /// Lanes whose point is all zeros (the identity), from its coordinates.
 template <size_t L, class... V>
-CUZK_IFMA_TARGET __mmask8 all_zero(const V&... coords) {
+CUZK_IFMA_INLINE __mmask8 all_zero(const V&... coords) {
     __m512i acc = _mm512_setzero_si512();
     ((acc = or_limbs(acc, coords)), ...);
     return _mm512_cmpeq_epi64_mask(acc, _mm512_setzero_si512());
@@ -322,20 +215,9 @@ __attribute__((target("avx512f,avx512ifma"))) __mmask8 on_curve8_g2(const Point*
     return (multiple_of_p(d0, kp) & multiple_of_p(d1, kp)) | all_zero<L>(x0, x1, y0, y1);
 }
 
-#undef CUZK_IFMA_TARGET
-
-/// The CPU runs AVX-512 IFMA (checked once).
-inline bool cpu_has_ifma() {
-    static const bool has = [] {
-        __builtin_cpu_init();
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
-    }();
-    return has;
-}
-
 }  // namespace detail
 
-#endif  // CUZK_IO_IFMA
+#endif  // CUZK_IFMA
 
 /// How first_off_curve_vartime tests points.
 enum class curve_check_path {
@@ -361,8 +243,8 @@ constexpr bool ifma_fits() {
 /// True when first_off_curve_vartime takes the 8-point IFMA path for Point on this CPU.
 template <class Point>
 bool curve_check_vectorised() {
-#if CUZK_IO_IFMA
-    if constexpr (detail::ifma_fits<Point>()) return detail::cpu_has_ifma();
+#if CUZK_IFMA
+    if constexpr (detail::ifma_fits<Point>()) return ifma52::cpu_has_ifma();
 #endif
     return false;
 }
@@ -373,7 +255,7 @@ bool curve_check_vectorised() {
 template <class Point>
 uint64_t first_off_curve_vartime(const Point* pts, uint64_t n, curve_check_path path = curve_check_path::automatic) {
     uint64_t i = 0;
-#if CUZK_IO_IFMA
+#if CUZK_IFMA
     if constexpr (detail::ifma_fits<Point>()) {
         if (path == curve_check_path::automatic && curve_check_vectorised<Point>()) {
             for (; i + 8 <= n; i += 8) {

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: MIT OR Apache-2.0
+// The batch-affine additions of batch_affine_host.hpp 8 at a time with AVX-512 IFMA, for groups
+// over a 4-limb base field (BN254 G1): the batch's shared inversion (Montgomery's trick in 8
+// interleaved chains, one lane each) and the slope, x and y of every addition run as 8-lane
+// products of field/ifma52.hpp, 3-4 ns a product against 19 ns for the scalar one on the 2-core
+// Zen 5 VM (docs/log/2026-12.md, "The host MSM's batch-affine additions with IFMA").
+//
+// Values are loaded from and stored to the buckets and points in cuzk's form (v = V R mod p, R =
+// 2^256, canonical). Loaded, v is shifted left by 4 bits: 16 v = V R' with R' = 2^260 is V in the
+// Montgomery form of the 52-bit products (below 16 p), in which every product and difference
+// below stays; a result goes back as mont_mul8(w, R mod p) = W R, reduced below p. Bounds (p <
+// 0.76 * 2^254, so a product of operands below A p and B p is below (0.012 A B + 1) p): inputs
+// below 16 p, differences offset by 16 p, 32 p or 34 p, every value below 50 p < 2^260.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "cuzk/core/bigint.hpp"
+
+#include "cuzk/field/ifma52.hpp"
+
+namespace cuzk::msm::detail {
+
+/// True when the IFMA additions cover group G (affine points of two 4-limb coordinates).
+template <class G>
+constexpr bool ifma_batch_fits() {
+    using field = typename G::field;
+    if constexpr (requires(const field& f) { f.c1; }) {
+        return false;
+    } else {
+        return CUZK_IFMA && field::limbs == 4;
+    }
+}
+
+#if CUZK_IFMA
+
+namespace ifma_batch {
+
+using namespace cuzk::ifma52;
+constexpr size_t N = 4, L = 5;
+constexpr uint64_t mask52 = (uint64_t(1) << 52) - 1;
+
+struct limbs {
+    uint64_t v[L];
+};
+
+/// The integer k * x of N 64-bit limbs as L 52-bit limbs (k x < 2^260).
+constexpr limbs times(const bigint<N>& x, uint64_t k) {
+    uint64_t w[N + 1] = {};
+    uint64_t carry = 0;
+    for (size_t i = 0; i < N; ++i) {
+        const unsigned __int128 t = (unsigned __int128)x.limb[i] * k + carry;
+        w[i] = uint64_t(t);
+        carry = uint64_t(t >> 64);
+    }
+    w[N] = carry;
+    limbs out{};
+    for (size_t i = 0; i < L; ++i) out.v[i] = limb52(w, N + 1, i);
+    return out;
+}
+
+/// The constants of field F's additions.
+template <class F>
+struct constants {
+    vec8<L> p, p16, p32, p34, r_mod_p, one;
+    __m512i k0;
+    CUZK_IFMA_INLINE static constants make() {
+        constexpr uint64_t k0v = [] {
+            uint64_t inv = 1;  // Newton: p^-1 mod 2^64
+            for (int i = 0; i < 7; ++i) inv *= 2 - F::modulus.limb[0] * inv;
+            return (0 - inv) & mask52;
+        }();
+        constexpr auto pc = times(F::modulus, 1), p16c = times(F::modulus, 16);
+        constexpr auto p32c = times(F::modulus, 32), p34c = times(F::modulus, 34);
+        constexpr auto r1 = times(F::params::r1, 1), one16 = times(F::params::r1, 16);
+        return constants{broadcast<L>(pc.v),  broadcast<L>(p16c.v), broadcast<L>(p32c.v), broadcast<L>(p34c.v),
+                         broadcast<L>(r1.v),  broadcast<L>(one16.v), _mm512_set1_epi64(int64_t(k0v))};
+    }
+};
+
+/// a - b + k (k a multiple of p above b), carried.
+CUZK_IFMA_INLINE vec8<L> sub_offset(const vec8<L>& a, const vec8<L>& b, const vec8<L>& k) {
+    vec8<L> d = add(sub(a, b), k);
+    carry(d);
+    return d;
+}
+
+/// 8 values in cuzk's form (word i of lane k in lane k of w[i]) in the products' form: 16 v,
+/// split into 52-bit limbs (limb i is bits [52 i - 4, 52 i + 48) of v).
+CUZK_IFMA_INLINE vec8<L> hat(const __m512i (&w)[N]) {
+    const __m512i m = _mm512_set1_epi64(int64_t(mask52));
+    vec8<L> out;
+    for (size_t i = 0; i < L; ++i) {  // bits [52 i - 4, 52 i + 48) of v: limb i of 16 v
+        const int bit = 52 * int(i) - 4;
+        const int at = bit < 0 ? 0 : bit / 64, s = bit < 0 ? 0 : bit % 64;
+        __m512i v = bit < 0 ? shl(w[0], 4) : shr(w[at], unsigned(s));
+        if (bit >= 0 && s > 12 && at + 1 < int(N)) v = _mm512_or_si512(v, shl(w[at + 1], unsigned(64 - s)));
+        out.v[i] = _mm512_and_si512(v, m);
+    }
+    return out;
+}
+
+/// One coordinate of 8 values in cuzk's form (lane k's N words at base + index_k words) in the
+/// products' form. Lanes outside `lanes` are zero.
+CUZK_IFMA_INLINE vec8<L> load_hat(const uint64_t* base, __m512i index, __mmask8 lanes) {
+    __m512i w[N];
+    for (size_t i = 0; i < N; ++i)
+        w[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), lanes, index,
+                                           reinterpret_cast<const void*>(base + i), 8);
+    return hat(w);
+}
+
+/// w (products' form, below 2^260) back in cuzk's form, reduced below p, as N 64-bit words.
+template <class F>
+CUZK_IFMA_INLINE void to_words(const vec8<L>& w, const constants<F>& c, __m512i (&out)[N]) {
+    vec8<L> v = mont_mul8(w, c.r_mod_p, c.p, c.k0);  // below 1.4 p
+    vec8<L> d = sub(v, c.p);
+    carry(d);
+    const __mmask8 below_p = _mm512_cmplt_epi64_mask(d.v[L - 1], _mm512_setzero_si512());
+    for (size_t i = 0; i < L; ++i) v.v[i] = _mm512_mask_blend_epi64(below_p, d.v[i], v.v[i]);
+    for (size_t k = 0; k < N; ++k) {  // bits [64 k, 64 k + 64)
+        const size_t bit = 64 * k, a = bit / 52, s = bit % 52;
+        __m512i x = shr(v.v[a], unsigned(s));
+        x = _mm512_or_si512(x, shl(v.v[a + 1], unsigned(52 - s)));  // 52 - s + 52 >= 64: two limbs do
+        out[k] = x;
+    }
+}
+
+/// The lanes of row r (elements 8 r .. 8 r + 7) below n.
+CUZK_IFMA_INLINE __mmask8 row_lanes(size_t r, size_t n) {
+    return __mmask8(n - 8 * r >= 8 ? 0xff : (1u << (n - 8 * r)) - 1);
+}
+
+/// Word offsets (8 r + k) * stride_words of row r's elements.
+CUZK_IFMA_INLINE __m512i row_index(size_t r, int64_t s) {
+    return _mm512_add_epi64(_mm512_set_epi64(7 * s, 6 * s, 5 * s, 4 * s, 3 * s, 2 * s, s, 0),
+                            _mm512_set1_epi64(int64_t(8 * r) * s));
+}
+
+/// Word offsets id_j * bucket_words of row r's buckets (ids: uint32 at ids + j * stride bytes).
+CUZK_IFMA_INLINE __m512i bucket_index(const char* ids, size_t stride, size_t r, __mmask8 m, int64_t bucket_words) {
+    alignas(64) int64_t b[8] = {};
+    for (size_t k = 0; k < 8; ++k)
+        if (m >> k & 1) b[k] = int64_t(*reinterpret_cast<const uint32_t*>(ids + (8 * r + k) * stride)) * bucket_words;
+    return _mm512_load_si512(b);
+}
+
+}  // namespace ifma_batch
+
+/// Applies a batch of n additions bucket[id_j] += point_j (distinct buckets, neither point the
+/// identity, x coordinates different): ids at `ids` + j * stride bytes, points (x then y, N
+/// limbs each) at `points` + j * stride bytes, buckets at `buckets` + id * bucket_stride bytes.
+/// `scratch` holds the trick's 2 ceil(n / 8) rows of 8 x 5 limbs (resized here).
+template <class G>
+__attribute__((target("avx512f,avx512ifma"))) void apply_batch_ifma(void* buckets, size_t bucket_stride,
+                                                                    const void* ids, const void* points,
+                                                                    size_t stride, size_t n,
+                                                                    std::vector<uint64_t>& scratch) {
+    using namespace ifma_batch;
+    using F = typename G::field;
+    const constants<F> c = constants<F>::make();
+    const size_t rows = (n + 7) / 8;
+    constexpr size_t row_words = sizeof(vec8<L>) / 8;
+    scratch.resize(2 * rows * row_words + 8);  // + 8: room to align to 64 bytes
+    const size_t skew = (64 - reinterpret_cast<uintptr_t>(scratch.data()) % 64) % 64 / 8;
+    vec8<L>* den = reinterpret_cast<vec8<L>*>(scratch.data() + skew);
+    vec8<L>* prefix = den + rows;
+    const char* idb = static_cast<const char*>(ids);
+    const uint64_t* pw = static_cast<const uint64_t*>(points);
+    uint64_t* bw = static_cast<uint64_t*>(buckets);
+    const int64_t sw = int64_t(stride / 8), bsw = int64_t(bucket_stride / 8);
+    // Forward: the denominators x_P - x_B and the running products, lane k the chain of j = k mod 8.
+    vec8<L> acc = c.one;
+    for (size_t r = 0; r < rows; ++r) {
+        const __mmask8 m = row_lanes(r, n);
+        const __m512i pi = row_index(r, sw), bi = bucket_index(idb, stride, r, m, bsw);
+        vec8<L> d = sub_offset(load_hat(pw, pi, m), load_hat(bw, bi, m), c.p16);
+        for (size_t i = 0; i < L; ++i) d.v[i] = _mm512_mask_blend_epi64(m, c.one.v[i], d.v[i]);
+        den[r] = d;
+        prefix[r] = acc;
+        acc = mont_mul8(acc, d, c.p, c.k0);
+    }
+    // The 8 chains' products inverted together on the scalar side (one inversion a batch).
+    __m512i words[N];
+    to_words(acc, c, words);
+    uint64_t lanes_words[N][8];
+    for (size_t i = 0; i < N; ++i) _mm512_storeu_si512(lanes_words[i], words[i]);
+    F chain[8], before[8];
+    for (size_t k = 0; k < 8; ++k)
+        for (size_t i = 0; i < N; ++i) chain[k].mont.limb[i] = lanes_words[i][k];
+    F all = F::one();
+    for (size_t k = 0; k < 8; ++k) {
+        before[k] = all;
+        all *= chain[k];
+    }
+    all = all.inverse_vartime();  // public data, as the scalar path
+    for (size_t k = 8; k-- > 0;) {
+        const F inv = all * before[k];
+        all *= chain[k];
+        for (size_t i = 0; i < N; ++i) lanes_words[i][k] = inv.mont.limb[i];
+    }
+    __m512i inv_words[N];
+    for (size_t i = 0; i < N; ++i) inv_words[i] = _mm512_loadu_si512(lanes_words[i]);
+    vec8<L> inv = hat(inv_words);
+    // Backward: each row's inverses, then its slopes and sums, written back to the buckets.
+    for (size_t r = rows; r-- > 0;) {
+        const __mmask8 m = row_lanes(r, n);
+        const vec8<L> dinv = mont_mul8(inv, prefix[r], c.p, c.k0);
+        inv = mont_mul8(inv, den[r], c.p, c.k0);
+        const __m512i pi = row_index(r, sw), bi = bucket_index(idb, stride, r, m, bsw);
+        const vec8<L> px = load_hat(pw, pi, m), py = load_hat(pw + N, pi, m);
+        const vec8<L> qx = load_hat(bw, bi, m), qy = load_hat(bw + N, bi, m);
+        const vec8<L> lambda = mont_mul8(sub_offset(py, qy, c.p16), dinv, c.p, c.k0);
+        vec8<L> x = add(mont_mul8(lambda, lambda, c.p, c.k0), c.p32);
+        x = sub(sub(x, qx), px);
+        carry(x);
+        vec8<L> y = mont_mul8(lambda, sub_offset(qx, x, c.p34), c.p, c.k0);
+        y = sub_offset(y, qy, c.p16);
+        __m512i xw[N], yw[N];
+        to_words(x, c, xw);
+        to_words(y, c, yw);
+        for (size_t i = 0; i < N; ++i) {
+            _mm512_mask_i64scatter_epi64(bw + i, m, bi, xw[i], 8);
+            _mm512_mask_i64scatter_epi64(bw + N + i, m, bi, yw[i], 8);
+        }
+    }
+}
+
+#endif  // CUZK_IFMA
+
+}  // namespace cuzk::msm::detail
