@@ -23,12 +23,23 @@
 
 namespace cuzk::msm::detail {
 
+/// The field of a coordinate's limbs: F, or Fp2's base field.
+template <class F>
+struct ifma_base {
+    using type = F;
+};
+template <class F>
+    requires requires(const F& f) { f.c1; }
+struct ifma_base<F> {
+    using type = typename F::base;
+};
+
 /// True when the IFMA additions cover group G (affine points of two 4-limb coordinates).
 template <class G>
 constexpr bool ifma_batch_fits() {
     using field = typename G::field;
     if constexpr (requires(const field& f) { f.c1; }) {
-        return false;
+        return CUZK_IFMA && field::nonresidue == -1 && field::base::limbs == 4;
     } else {
         return CUZK_IFMA && field::limbs == 4;
     }
@@ -64,7 +75,7 @@ constexpr limbs times(const bigint<N>& x, uint64_t k) {
 /// The constants of field F's additions.
 template <class F>
 struct constants {
-    vec8<L> p, p16, p32, p34, r_mod_p, one;
+    vec8<L> p, p2, p4, p16, p20, p32, p34, zero, r_mod_p, one;
     __m512i k0;
     CUZK_IFMA_INLINE static constants make() {
         constexpr uint64_t k0v = [] {
@@ -72,10 +83,12 @@ struct constants {
             for (int i = 0; i < 7; ++i) inv *= 2 - F::modulus.limb[0] * inv;
             return (0 - inv) & mask52;
         }();
-        constexpr auto pc = times(F::modulus, 1), p16c = times(F::modulus, 16);
-        constexpr auto p32c = times(F::modulus, 32), p34c = times(F::modulus, 34);
+        constexpr auto p1 = times(F::modulus, 1), p2 = times(F::modulus, 2), p4 = times(F::modulus, 4);
+        constexpr auto p16 = times(F::modulus, 16), p20 = times(F::modulus, 20);
+        constexpr auto p32 = times(F::modulus, 32), p34 = times(F::modulus, 34), z = times(F::modulus, 0);
         constexpr auto r1 = times(F::params::r1, 1), one16 = times(F::params::r1, 16);
-        return constants{broadcast<L>(pc.v),  broadcast<L>(p16c.v), broadcast<L>(p32c.v), broadcast<L>(p34c.v),
+        return constants{broadcast<L>(p1.v),  broadcast<L>(p2.v),  broadcast<L>(p4.v),  broadcast<L>(p16.v),
+                         broadcast<L>(p20.v), broadcast<L>(p32.v), broadcast<L>(p34.v), broadcast<L>(z.v),
                          broadcast<L>(r1.v),  broadcast<L>(one16.v), _mm512_set1_epi64(int64_t(k0v))};
     }
 };
@@ -149,81 +162,151 @@ CUZK_IFMA_INLINE __m512i bucket_index(const char* ids, size_t stride, size_t r, 
 
 }  // namespace ifma_batch
 
+namespace ifma_batch {
+
+/// 1 / v for each lane of acc (products' form in, products' form out), through one scalar
+/// inversion of the 8 lanes' product (public data, as the scalar path).
+template <class F>
+CUZK_IFMA_INLINE vec8<L> invert_lanes(const vec8<L>& acc, const constants<F>& c) {
+    __m512i words[N];
+    to_words(acc, c, words);
+    alignas(64) uint64_t lane_words[N][8];
+    for (size_t i = 0; i < N; ++i) _mm512_store_si512(lane_words[i], words[i]);
+    F chain[8], before[8];
+    for (size_t k = 0; k < 8; ++k)
+        for (size_t i = 0; i < N; ++i) chain[k].mont.limb[i] = lane_words[i][k];
+    F all = F::one();
+    for (size_t k = 0; k < 8; ++k) {
+        before[k] = all;
+        all *= chain[k];
+    }
+    all = all.inverse_vartime();
+    for (size_t k = 8; k-- > 0;) {
+        const F inv = all * before[k];
+        all *= chain[k];
+        for (size_t i = 0; i < N; ++i) lane_words[i][k] = inv.mont.limb[i];
+    }
+    for (size_t i = 0; i < N; ++i) words[i] = _mm512_load_si512(lane_words[i]);
+    return hat(words);
+}
+
+/// Writes w (products' form) to one coordinate of the buckets of a row.
+template <class F>
+CUZK_IFMA_INLINE void scatter(uint64_t* base, __mmask8 m, __m512i index, const vec8<L>& w, const constants<F>& c) {
+    __m512i words[N];
+    to_words(w, c, words);
+    for (size_t i = 0; i < N; ++i) _mm512_mask_i64scatter_epi64(base + i, m, index, words[i], 8);
+}
+
+/// a b in the products' form.
+template <class F>
+CUZK_IFMA_INLINE vec8<L> mul(const constants<F>& c, const vec8<L>& a, const vec8<L>& b) {
+    return mont_mul8(a, b, c.p, c.k0);
+}
+
+/// Lanes outside m replaced by one (padding rows of the trick).
+template <class F>
+CUZK_IFMA_INLINE vec8<L> or_one(const vec8<L>& v, __mmask8 m, const constants<F>& c) {
+    vec8<L> out;
+    for (size_t i = 0; i < L; ++i) out.v[i] = _mm512_mask_blend_epi64(m, c.one.v[i], v.v[i]);
+    return out;
+}
+
+}  // namespace ifma_batch
+
 /// Applies a batch of n additions bucket[id_j] += point_j (distinct buckets, neither point the
-/// identity, x coordinates different): ids at `ids` + j * stride bytes, points (x then y, N
-/// limbs each) at `points` + j * stride bytes, buckets at `buckets` + id * bucket_stride bytes.
-/// `scratch` holds the trick's 2 ceil(n / 8) rows of 8 x 5 limbs (resized here).
+/// identity, x coordinates different): ids at `ids` + j * stride bytes, points (x then y) at
+/// `points` + j * stride bytes, buckets at `buckets` + id * bucket_stride bytes. `scratch`
+/// holds the trick's rows (resized here). G1 (Fp): lane k of row r is addition 8 r + k, and
+/// lane k runs the trick's chain of the additions k mod 8. G2 (Fp2, u^2 = -1): the trick runs
+/// over the denominators' norms d0^2 + d1^2, 1 / d = conj(d) / N(d), as the scalar path.
 template <class G>
 __attribute__((target("avx512f,avx512ifma"))) void apply_batch_ifma(void* buckets, size_t bucket_stride,
                                                                     const void* ids, const void* points,
                                                                     size_t stride, size_t n,
                                                                     std::vector<uint64_t>& scratch) {
     using namespace ifma_batch;
-    using F = typename G::field;
+    constexpr bool fp2 = requires(const typename G::field& f) { f.c1; };
+    using F = typename ifma_base<typename G::field>::type;
     const constants<F> c = constants<F>::make();
     const size_t rows = (n + 7) / 8;
-    constexpr size_t row_words = sizeof(vec8<L>) / 8;
-    scratch.resize(2 * rows * row_words + 8);  // + 8: room to align to 64 bytes
+    constexpr size_t row_words = sizeof(vec8<L>) / 8, per_row = fp2 ? 2 : 1;
+    scratch.resize(per_row * rows * row_words + 8);  // + 8: room to align to 64 bytes
     const size_t skew = (64 - reinterpret_cast<uintptr_t>(scratch.data()) % 64) % 64 / 8;
-    vec8<L>* den = reinterpret_cast<vec8<L>*>(scratch.data() + skew);
-    vec8<L>* prefix = den + rows;
+    vec8<L>* prefix = reinterpret_cast<vec8<L>*>(scratch.data() + skew);
+    vec8<L>* norm = prefix + rows;  // G2: the trick's inputs (two products each to remake)
     const char* idb = static_cast<const char*>(ids);
     const uint64_t* pw = static_cast<const uint64_t*>(points);
     uint64_t* bw = static_cast<uint64_t*>(buckets);
     const int64_t sw = int64_t(stride / 8), bsw = int64_t(bucket_stride / 8);
-    // Forward: the denominators x_P - x_B and the running products, lane k the chain of j = k mod 8.
+    constexpr size_t X1 = N, Y0 = fp2 ? 2 * N : N, Y1 = 3 * N;  // word offsets of the coordinates
+    // Forward: the running products of the trick's inputs.
     vec8<L> acc = c.one;
     for (size_t r = 0; r < rows; ++r) {
         const __mmask8 m = row_lanes(r, n);
         const __m512i pi = row_index(r, sw), bi = bucket_index(idb, stride, r, m, bsw);
-        vec8<L> d = sub_offset(load_hat(pw, pi, m), load_hat(bw, bi, m), c.p16);
-        for (size_t i = 0; i < L; ++i) d.v[i] = _mm512_mask_blend_epi64(m, c.one.v[i], d.v[i]);
-        den[r] = d;
+        vec8<L> t = sub_offset(load_hat(pw, pi, m), load_hat(bw, bi, m), c.p16);  // x_P - x_B (< 32 p)
+        if constexpr (fp2) {
+            const vec8<L> d1 = sub_offset(load_hat(pw + X1, pi, m), load_hat(bw + X1, bi, m), c.p16);
+            t = add(mul(c, t, t), mul(c, d1, d1));  // < 27 p
+            carry(t);
+            t = or_one(t, m, c);
+            norm[r] = t;
+        } else {
+            t = or_one(t, m, c);
+        }
         prefix[r] = acc;
-        acc = mont_mul8(acc, d, c.p, c.k0);
+        acc = mul(c, acc, t);
     }
-    // The 8 chains' products inverted together on the scalar side (one inversion a batch).
-    __m512i words[N];
-    to_words(acc, c, words);
-    uint64_t lanes_words[N][8];
-    for (size_t i = 0; i < N; ++i) _mm512_storeu_si512(lanes_words[i], words[i]);
-    F chain[8], before[8];
-    for (size_t k = 0; k < 8; ++k)
-        for (size_t i = 0; i < N; ++i) chain[k].mont.limb[i] = lanes_words[i][k];
-    F all = F::one();
-    for (size_t k = 0; k < 8; ++k) {
-        before[k] = all;
-        all *= chain[k];
-    }
-    all = all.inverse_vartime();  // public data, as the scalar path
-    for (size_t k = 8; k-- > 0;) {
-        const F inv = all * before[k];
-        all *= chain[k];
-        for (size_t i = 0; i < N; ++i) lanes_words[i][k] = inv.mont.limb[i];
-    }
-    __m512i inv_words[N];
-    for (size_t i = 0; i < N; ++i) inv_words[i] = _mm512_loadu_si512(lanes_words[i]);
-    vec8<L> inv = hat(inv_words);
+    vec8<L> inv = invert_lanes(acc, c);
     // Backward: each row's inverses, then its slopes and sums, written back to the buckets.
     for (size_t r = rows; r-- > 0;) {
         const __mmask8 m = row_lanes(r, n);
-        const vec8<L> dinv = mont_mul8(inv, prefix[r], c.p, c.k0);
-        inv = mont_mul8(inv, den[r], c.p, c.k0);
         const __m512i pi = row_index(r, sw), bi = bucket_index(idb, stride, r, m, bsw);
-        const vec8<L> px = load_hat(pw, pi, m), py = load_hat(pw + N, pi, m);
-        const vec8<L> qx = load_hat(bw, bi, m), qy = load_hat(bw + N, bi, m);
-        const vec8<L> lambda = mont_mul8(sub_offset(py, qy, c.p16), dinv, c.p, c.k0);
-        vec8<L> x = add(mont_mul8(lambda, lambda, c.p, c.k0), c.p32);
-        x = sub(sub(x, qx), px);
-        carry(x);
-        vec8<L> y = mont_mul8(lambda, sub_offset(qx, x, c.p34), c.p, c.k0);
-        y = sub_offset(y, qy, c.p16);
-        __m512i xw[N], yw[N];
-        to_words(x, c, xw);
-        to_words(y, c, yw);
-        for (size_t i = 0; i < N; ++i) {
-            _mm512_mask_i64scatter_epi64(bw + i, m, bi, xw[i], 8);
-            _mm512_mask_i64scatter_epi64(bw + N + i, m, bi, yw[i], 8);
+        const vec8<L> tinv = mul(c, inv, prefix[r]);  // below 2 p
+        const vec8<L> px0 = load_hat(pw, pi, m), py0 = load_hat(pw + Y0, pi, m);
+        const vec8<L> qx0 = load_hat(bw, bi, m), qy0 = load_hat(bw + Y0, bi, m);
+        const vec8<L> d0 = sub_offset(px0, qx0, c.p16);
+        if constexpr (!fp2) {
+            inv = mul(c, inv, or_one(d0, m, c));
+            const vec8<L> lambda = mul(c, sub_offset(py0, qy0, c.p16), tinv);  // < 2 p
+            vec8<L> x = add(mul(c, lambda, lambda), c.p32);
+            x = sub(sub(x, qx0), px0);  // < 34 p
+            carry(x);
+            vec8<L> y = mul(c, lambda, sub_offset(qx0, x, c.p34));
+            y = sub_offset(y, qy0, c.p16);
+            scatter(bw, m, bi, x, c);
+            scatter(bw + Y0, m, bi, y, c);
+        } else {
+            inv = mul(c, inv, norm[r]);
+            const vec8<L> px1 = load_hat(pw + X1, pi, m), py1 = load_hat(pw + Y1, pi, m);
+            const vec8<L> qx1 = load_hat(bw + X1, bi, m), qy1 = load_hat(bw + Y1, bi, m);
+            const vec8<L> d1 = sub_offset(px1, qx1, c.p16);
+            // 1 / d = (d0 - d1 u) / N(d): e0 = d0 / N, e1 = 2 p - d1 / N (each product < 1.8 p).
+            const vec8<L> e0 = mul(c, d0, tinv), e1 = sub_offset(c.p2, mul(c, d1, tinv), c.zero);
+            const vec8<L> n0 = sub_offset(py0, qy0, c.p16), n1 = sub_offset(py1, qy1, c.p16);
+            // lambda = n e = (n0 e0 - n1 e1) + (n0 e1 + n1 e0) u, below 3.8 p and 3.6 p.
+            vec8<L> l0 = add(sub(mul(c, n0, e0), mul(c, n1, e1)), c.p2), l1 = add(mul(c, n0, e1), mul(c, n1, e0));
+            carry(l0);
+            carry(l1);
+            // lambda^2 = (l0 + l1)(l0 - l1) + 2 l0 l1 u, then x = lambda^2 - x_B - x_P (< 34 p).
+            vec8<L> s = add(l0, l1), dm = sub_offset(l0, l1, c.p4), l0x2 = add(l0, l0);
+            carry(s);
+            carry(l0x2);
+            vec8<L> x0 = sub(sub(add(mul(c, s, dm), c.p32), qx0), px0);
+            vec8<L> x1 = sub(sub(add(mul(c, l0x2, l1), c.p32), qx1), px1);
+            carry(x0);
+            carry(x1);
+            // y = lambda (x_B - x) - y_B, each part below 24 p.
+            const vec8<L> t0 = sub_offset(qx0, x0, c.p34), t1 = sub_offset(qx1, x1, c.p34);
+            vec8<L> y0 = sub(add(sub(mul(c, l0, t0), mul(c, l1, t1)), c.p20), qy0);
+            vec8<L> y1 = sub(add(add(mul(c, l0, t1), mul(c, l1, t0)), c.p16), qy1);
+            carry(y0);
+            carry(y1);
+            scatter(bw, m, bi, x0, c);
+            scatter(bw + X1, m, bi, x1, c);
+            scatter(bw + Y0, m, bi, y0, c);
+            scatter(bw + Y1, m, bi, y1, c);
         }
     }
 }
