@@ -10,7 +10,8 @@
 // Montgomery form of the 52-bit products (below 16 p), in which every product and difference
 // below stays; a result goes back as mont_mul8(w, R mod p) = W R, reduced below p. Bounds (p <
 // 0.76 * 2^254, so a product of operands below A p and B p is below (0.012 A B + 1) p): inputs
-// below 16 p, differences offset by 16 p, 32 p or 34 p, every value below 50 p < 2^260.
+// below 16 p, each difference offset by a multiple of p above the subtrahend's bound (noted at
+// each step), every value below 51 p < 2^260 (84 p).
 #pragma once
 
 #include <cstddef>
@@ -75,7 +76,7 @@ constexpr limbs times(const bigint<N>& x, uint64_t k) {
 /// The constants of field F's additions.
 template <class F>
 struct constants {
-    vec8<L> p, p2, p4, p16, p20, p32, p34, zero, r_mod_p, one;
+    vec8<L> p, p3, p5, p16, p20, p32, p34, p35, zero, r_mod_p, one;
     __m512i k0;
     CUZK_IFMA_INLINE static constants make() {
         constexpr uint64_t k0v = [] {
@@ -83,12 +84,13 @@ struct constants {
             for (int i = 0; i < 7; ++i) inv *= 2 - F::modulus.limb[0] * inv;
             return (0 - inv) & mask52;
         }();
-        constexpr auto p1 = times(F::modulus, 1), p2 = times(F::modulus, 2), p4 = times(F::modulus, 4);
-        constexpr auto p16 = times(F::modulus, 16), p20 = times(F::modulus, 20);
-        constexpr auto p32 = times(F::modulus, 32), p34 = times(F::modulus, 34), z = times(F::modulus, 0);
+        constexpr auto p1 = times(F::modulus, 1), p3 = times(F::modulus, 3), p5 = times(F::modulus, 5);
+        constexpr auto p16 = times(F::modulus, 16), p20 = times(F::modulus, 20), p32 = times(F::modulus, 32);
+        constexpr auto p34 = times(F::modulus, 34), p35 = times(F::modulus, 35), z = times(F::modulus, 0);
         constexpr auto r1 = times(F::params::r1, 1), one16 = times(F::params::r1, 16);
-        return constants{broadcast<L>(p1.v),  broadcast<L>(p2.v),  broadcast<L>(p4.v),  broadcast<L>(p16.v),
-                         broadcast<L>(p20.v), broadcast<L>(p32.v), broadcast<L>(p34.v), broadcast<L>(z.v),
+        return constants{broadcast<L>(p1.v),  broadcast<L>(p3.v),  broadcast<L>(p5.v),  broadcast<L>(p16.v),
+                         broadcast<L>(p20.v), broadcast<L>(p32.v), broadcast<L>(p34.v), broadcast<L>(p35.v),
+                         broadcast<L>(z.v),
                          broadcast<L>(r1.v),  broadcast<L>(one16.v), _mm512_set1_epi64(int64_t(k0v))};
     }
 };
@@ -263,15 +265,15 @@ __attribute__((target("avx512f,avx512ifma"))) void apply_batch_ifma(void* bucket
     for (size_t r = rows; r-- > 0;) {
         const __mmask8 m = row_lanes(r, n);
         const __m512i pi = row_index(r, sw), bi = bucket_index(idb, stride, r, m, bsw);
-        const vec8<L> tinv = mul(c, inv, prefix[r]);  // below 2 p
+        const vec8<L> tinv = mul(c, inv, prefix[r]);  // below 4.1 p
         const vec8<L> px0 = load_hat(pw, pi, m), py0 = load_hat(pw + Y0, pi, m);
         const vec8<L> qx0 = load_hat(bw, bi, m), qy0 = load_hat(bw + Y0, bi, m);
         const vec8<L> d0 = sub_offset(px0, qx0, c.p16);
         if constexpr (!fp2) {
             inv = mul(c, inv, or_one(d0, m, c));
-            const vec8<L> lambda = mul(c, sub_offset(py0, qy0, c.p16), tinv);  // < 2 p
+            const vec8<L> lambda = mul(c, sub_offset(py0, qy0, c.p16), tinv);  // < 2.6 p
             vec8<L> x = add(mul(c, lambda, lambda), c.p32);
-            x = sub(sub(x, qx0), px0);  // < 34 p
+            x = sub(sub(x, qx0), px0);  // < 33.1 p
             carry(x);
             vec8<L> y = mul(c, lambda, sub_offset(qx0, x, c.p34));
             y = sub_offset(y, qy0, c.p16);
@@ -282,23 +284,23 @@ __attribute__((target("avx512f,avx512ifma"))) void apply_batch_ifma(void* bucket
             const vec8<L> px1 = load_hat(pw + X1, pi, m), py1 = load_hat(pw + Y1, pi, m);
             const vec8<L> qx1 = load_hat(bw + X1, bi, m), qy1 = load_hat(bw + Y1, bi, m);
             const vec8<L> d1 = sub_offset(px1, qx1, c.p16);
-            // 1 / d = (d0 - d1 u) / N(d): e0 = d0 / N, e1 = 2 p - d1 / N (each product < 1.8 p).
-            const vec8<L> e0 = mul(c, d0, tinv), e1 = sub_offset(c.p2, mul(c, d1, tinv), c.zero);
+            // 1 / d = (d0 - d1 u) / N(d): e0 = d0 / N, e1 = 3 p - d1 / N (each product < 2.6 p).
+            const vec8<L> e0 = mul(c, d0, tinv), e1 = sub_offset(c.p3, mul(c, d1, tinv), c.zero);
             const vec8<L> n0 = sub_offset(py0, qy0, c.p16), n1 = sub_offset(py1, qy1, c.p16);
-            // lambda = n e = (n0 e0 - n1 e1) + (n0 e1 + n1 e0) u, below 3.8 p and 3.6 p.
-            vec8<L> l0 = add(sub(mul(c, n0, e0), mul(c, n1, e1)), c.p2), l1 = add(mul(c, n0, e1), mul(c, n1, e0));
+            // lambda = n e = (n0 e0 - n1 e1) + (n0 e1 + n1 e0) u, below 5 p and 4.2 p (n1 e1 < 2.2 p).
+            vec8<L> l0 = add(sub(mul(c, n0, e0), mul(c, n1, e1)), c.p3), l1 = add(mul(c, n0, e1), mul(c, n1, e0));
             carry(l0);
             carry(l1);
-            // lambda^2 = (l0 + l1)(l0 - l1) + 2 l0 l1 u, then x = lambda^2 - x_B - x_P (< 34 p).
-            vec8<L> s = add(l0, l1), dm = sub_offset(l0, l1, c.p4), l0x2 = add(l0, l0);
+            // lambda^2 = (l0 + l1)(l0 - l1) + 2 l0 l1 u, then x = lambda^2 - x_B - x_P (< 34.1 p).
+            vec8<L> s = add(l0, l1), dm = sub_offset(l0, l1, c.p5), l0x2 = add(l0, l0);
             carry(s);
             carry(l0x2);
             vec8<L> x0 = sub(sub(add(mul(c, s, dm), c.p32), qx0), px0);
             vec8<L> x1 = sub(sub(add(mul(c, l0x2, l1), c.p32), qx1), px1);
             carry(x0);
             carry(x1);
-            // y = lambda (x_B - x) - y_B, each part below 24 p.
-            const vec8<L> t0 = sub_offset(qx0, x0, c.p34), t1 = sub_offset(qx1, x1, c.p34);
+            // y = lambda (x_B - x) - y_B (lambda_1 t_1 < 3.6 p), each part below 24.1 p.
+            const vec8<L> t0 = sub_offset(qx0, x0, c.p35), t1 = sub_offset(qx1, x1, c.p35);
             vec8<L> y0 = sub(add(sub(mul(c, l0, t0), mul(c, l1, t1)), c.p20), qy0);
             vec8<L> y1 = sub(add(add(mul(c, l0, t1), mul(c, l1, t0)), c.p16), qy1);
             carry(y0);
