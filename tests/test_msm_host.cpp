@@ -297,6 +297,70 @@ TYPED_TEST(MsmHost, BatchAffineVectorisedEqualsScalar) {
         }
 }
 
+#if CUZK_IFMA
+// apply_batch_ifma on coordinates that are not points but field values at the edges (0, 1, 2,
+// p - 1, p - 2, (p - 1) / 2) mixed with random ones: the unreduced intermediate values then come
+// near their bounds, and every output must equal the affine formulas in scalar arithmetic,
+// reduced below p, limb for limb.
+template <class G>
+void ifma_batch_against_formulas() {
+    using F = typename G::field;
+    using B = typename msm::detail::ifma_base<F>::type;
+    if (!msm::detail::affine_buckets<G>::uses_ifma()) GTEST_SKIP() << G::name << ": no IFMA path on this CPU";
+    std::mt19937_64 rng(41);
+    auto base_value = [&]() {
+        B v;
+        v.mont = bigint<B::limbs>{};
+        const auto& q = B::modulus;
+        switch (rng() % 8) {
+            case 0: break;  // 0
+            case 1: v.mont.limb[0] = 1; break;
+            case 2: v.mont.limb[0] = 2; break;
+            case 3: v.mont = q; v.mont.limb[0] -= 1; break;  // p - 1 (p odd: no borrow)
+            case 4: v.mont = q; v.mont.limb[0] -= 2; break;
+            case 5:  // (p - 1) / 2
+                v.mont = q;
+                for (size_t i = 0; i < B::limbs; ++i)
+                    v.mont.limb[i] = (q.limb[i] >> 1) | (i + 1 < B::limbs ? q.limb[i + 1] << 63 : 0);
+                break;
+            default: v = B::random(rng); break;
+        }
+        return v;
+    };
+    auto value = [&]() {
+        if constexpr (requires(const F& f) { f.c1; }) return F{base_value(), base_value()};
+        else return base_value();
+    };
+    struct entry {
+        uint32_t bucket;
+        affine<G> point;
+    };
+    for (size_t n : {1u, 7u, 8u, 9u, 64u, 1000u}) {
+        std::vector<entry> e(n);
+        std::vector<affine<G>> buckets(n), want(n);
+        for (size_t j = 0; j < n; ++j) {
+            e[j].bucket = uint32_t(n - 1 - j);  // distinct, not in order
+            affine<G>& q = buckets[e[j].bucket];
+            do {
+                q = affine<G>{value(), value()};
+                e[j].point = affine<G>{value(), value()};
+            } while (q.x == e[j].point.x);
+            const F lambda = (e[j].point.y - q.y) * (e[j].point.x - q.x).inverse_vartime();
+            const F x = lambda.square() - q.x - e[j].point.x;
+            want[e[j].bucket] = affine<G>{x, lambda * (q.x - x) - q.y};
+        }
+        std::vector<uint64_t> scratch;
+        msm::detail::apply_batch_ifma<G>(buckets.data(), sizeof(affine<G>), &e[0].bucket, &e[0].point, sizeof(entry), n,
+                                         scratch);
+        for (size_t b = 0; b < n; ++b)
+            ASSERT_EQ(std::memcmp(&buckets[b], &want[b], sizeof(affine<G>)), 0) << G::name << " n " << n << " bucket " << b;
+    }
+}
+
+TEST(MsmHostIfma, BatchAgainstFormulasAtTheEdgesBn254G1) { ifma_batch_against_formulas<bn254::g1>(); }
+TEST(MsmHostIfma, BatchAgainstFormulasAtTheEdgesBn254G2) { ifma_batch_against_formulas<bn254::g2>(); }
+#endif
+
 TYPED_TEST(MsmHost, ClosedFormLargerN) {
     using G = TypeParam;
     const size_t n = (size_t(1) << 12) + 1;
