@@ -34,8 +34,10 @@
 # table) and per-run logs next to the fixtures. Exits 1 if any proof fails to verify or any
 # command fails, 2 on bad arguments or missing tools (node and snarkjs are required).
 #
-# Environment: CUZK_SETUP, SNARKJS_CLI (snarkjs's build/cli.cjs; default: the repo's
-# node_modules), CIRCOM (a circom 2 binary or circom2 wrapper; default the repo's
+# Environment: CUZK_SETUP, VERIFIER ("snarkjs", the default, or "cuzk": cuzk-verify from next to
+# CUZK_PROVE checks every proof and the public signals are compared as text, for a machine without
+# node such as the GPU host; the mulchain fixture then needs node too and is skipped), SNARKJS_CLI
+# (snarkjs's build/cli.cjs; default: the repo's node_modules), CIRCOM (a circom 2 binary or circom2 wrapper; default the repo's
 # node_modules/.bin/circom2; "none" skips the circom fixture), FIXTURES ("synthetic mulchain" by
 # default), SEED (cuzk-setup seed, default 1), RAPIDSNARK_DESC (a line naming rapidsnark's
 # commits, copied into the report), RAPIDSNARK_STAGES (optional: a copy of rapidsnark's prover
@@ -62,13 +64,23 @@ bindir=$(dirname "$prove")
 setup=${CUZK_SETUP:-$bindir/cuzk-setup}
 cli=${SNARKJS_CLI:-$repo/node_modules/snarkjs/build/cli.cjs}
 circom=${CIRCOM:-$repo/node_modules/.bin/circom2}
+[ "${VERIFIER:-snarkjs}" = cuzk ] && circom=none
 fixtures=${FIXTURES:-synthetic mulchain}
 seed=${SEED:-1}
 [ -x "$prove" ] || { echo "rapidsnark-bench: no executable $prove" >&2; exit 2; }
 [ -x "$rapid" ] || { echo "rapidsnark-bench: no executable $rapid" >&2; exit 2; }
 [ -x "$setup" ] || { echo "rapidsnark-bench: no cuzk-setup at $setup (set CUZK_SETUP)" >&2; exit 2; }
-command -v node >/dev/null 2>&1 || { echo "rapidsnark-bench: node is needed (every proof is checked by snarkjs)" >&2; exit 2; }
-[ -f "$cli" ] || { echo "rapidsnark-bench: no snarkjs at $cli (npm ci, or set SNARKJS_CLI)" >&2; exit 2; }
+verifier=${VERIFIER:-snarkjs}
+case "$verifier" in
+    snarkjs)
+        command -v node >/dev/null 2>&1 || { echo "rapidsnark-bench: node is needed (every proof is checked by snarkjs; VERIFIER=cuzk without node)" >&2; exit 2; }
+        [ -f "$cli" ] || { echo "rapidsnark-bench: no snarkjs at $cli (npm ci, or set SNARKJS_CLI)" >&2; exit 2; } ;;
+    cuzk)
+        cuzk_verify=$bindir/cuzk-verify
+        [ -x "$cuzk_verify" ] || { echo "rapidsnark-bench: no cuzk-verify at $cuzk_verify" >&2; exit 2; }
+        CIRCOM=none ;;
+    *) echo "rapidsnark-bench: VERIFIER must be snarkjs or cuzk" >&2; exit 2 ;;
+esac
 case "$reps" in '' | *[!0-9]* | 0) echo "rapidsnark-bench: REPS must be a positive integer" >&2; exit 2 ;; esac
 for k in $sizes; do
     case "$k" in '' | *[!0-9]*) echo "rapidsnark-bench: bad log size '$k'" >&2; exit 2 ;; esac
@@ -94,10 +106,18 @@ mib() { case "$1" in '' | *[!0-9]*) echo "-" ;; *) awk -v x="$1" 'BEGIN {printf 
 fmt3() { [ "$1" = "-" ] && echo "-" || awk -v x="$1" 'BEGIN {printf "%.3f", x}'; }
 # Equal JSON arrays of decimal strings (public.json of any prover against the expected one).
 same_publics() {
+    if [ "$verifier" = cuzk ]; then  # both tools write canonical decimal strings; compare without spacing
+        [ "$(tr -d ' \t\r\n' <"$1")" = "$(tr -d ' \t\r\n' <"$2")" ]
+        return
+    fi
     node -e 'const fs=require("fs"); const n=f=>JSON.parse(fs.readFileSync(f)).map(x=>BigInt(x).toString());
              process.exit(JSON.stringify(n(process.argv[1]))===JSON.stringify(n(process.argv[2]))?0:1)' "$1" "$2" 2>/dev/null
 }
 snarkjs_ok() {  # vk public proof
+    if [ "$verifier" = cuzk ]; then
+        "$cuzk_verify" "$1" "$2" "$3" 2>&1 | grep -q "OK!"
+        return
+    fi
     node "$cli" groth16 verify "$1" "$2" "$3" 2>&1 | grep -q "OK!"
 }
 
@@ -187,7 +207,11 @@ load_start=$(load)
     echo "- host: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -1), $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) RAM"
     echo "- rapidsnark: $rapid${RAPIDSNARK_DESC:+ ($RAPIDSNARK_DESC)}"
     echo "- cuzk-prove: $prove --backend cpu; fixtures by $setup (INSECURE seeded keys, seed $seed)"
-    echo "- snarkjs $sj_version on node $(node --version) verifies every proof; circom: $circom_version"
+    if [ "$verifier" = cuzk ]; then
+        echo "- cuzk-verify ($cuzk_verify) verifies every proof (VERIFIER=cuzk: no node here)"
+    else
+        echo "- snarkjs $sj_version on node $(node --version) verifies every proof; circom: $circom_version"
+    fi
     echo "- command: scripts/rapidsnark-bench.sh OUT $2 $3 \"$sizes\" $reps"
     echo "- per fixture: one untimed warm-up each, then $reps rounds interleaved (rapidsnark, cuzk, rapidsnark, ...);"
     echo "  wall time of the whole command, median (min-max); \"others' CPU\": the most CPU seconds the rest of the"
