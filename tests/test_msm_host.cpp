@@ -305,7 +305,7 @@ TYPED_TEST(MsmHost, BatchAffineVectorisedEqualsScalar) {
 template <class G>
 void ifma_batch_against_formulas() {
     using F = typename G::field;
-    using B = typename msm::detail::ifma_base<F>::type;
+    using B = typename msm::detail::inversion_field<F>::type;
     if (!msm::detail::affine_buckets<G>::uses_ifma()) GTEST_SKIP() << G::name << ": no IFMA path on this CPU";
     std::mt19937_64 rng(41);
     auto base_value = [&]() {

@@ -41,18 +41,6 @@ namespace cuzk::msm::detail {
 /// keeps them at a few percent while the inversion costs < 1 multiplication per point.
 inline size_t affine_batch_size(size_t buckets) { return std::max<size_t>(1, std::min<size_t>(1024, buckets / 4)); }
 
-/// The field Montgomery's trick runs in for denominators in F: F, or for Fp2 its base field
-/// (through the norms).
-template <class F>
-struct inversion_field {
-    using type = F;
-};
-template <class F>
-    requires requires(const F& f) { f.c1; }
-struct inversion_field<F> {
-    using type = typename F::base;
-};
-
 template <class G>
 class affine_buckets {
   public:

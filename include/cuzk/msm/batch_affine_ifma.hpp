@@ -24,14 +24,15 @@
 
 namespace cuzk::msm::detail {
 
-/// The field of a coordinate's limbs: F, or Fp2's base field.
+/// The field Montgomery's trick runs in for denominators in F: F, or for Fp2 its base field
+/// (through the norms); also the field of a coordinate's limbs.
 template <class F>
-struct ifma_base {
+struct inversion_field {
     using type = F;
 };
 template <class F>
     requires requires(const F& f) { f.c1; }
-struct ifma_base<F> {
+struct inversion_field<F> {
     using type = typename F::base;
 };
 
@@ -229,7 +230,7 @@ __attribute__((target("avx512f,avx512ifma"))) void apply_batch_ifma(void* bucket
                                                                     std::vector<uint64_t>& scratch) {
     using namespace ifma_batch;
     constexpr bool fp2 = requires(const typename G::field& f) { f.c1; };
-    using F = typename ifma_base<typename G::field>::type;
+    using F = typename inversion_field<typename G::field>::type;
     const constants<F> c = constants<F>::make();
     const size_t rows = (n + 7) / 8;
     constexpr size_t row_words = sizeof(vec8<L>) / 8, per_row = fp2 ? 2 : 1;
