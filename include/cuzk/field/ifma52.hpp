@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "cuzk/core/bigint.hpp"
+
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && !defined(CUZK_NO_IFMA)
 #define CUZK_IFMA 1
 #include <immintrin.h>
@@ -25,13 +27,65 @@
 
 namespace cuzk::ifma52 {
 
+/// The bits of one limb.
+inline constexpr uint64_t limb_mask = (uint64_t(1) << 52) - 1;
+
 /// Limb i (52 bits) of the integer of `words` 64-bit limbs.
 constexpr uint64_t limb52(const uint64_t* w, size_t words, size_t i) {
     const size_t bit = 52 * i, at = bit / 64, shift = bit % 64;
     uint64_t v = at < words ? w[at] >> shift : 0;
     if (shift > 12 && at + 1 < words) v |= w[at + 1] << (64 - shift);
-    return v & ((uint64_t(1) << 52) - 1);
+    return v & limb_mask;
 }
+
+/// x * k (k small) as N + 1 limbs, the top one last.
+template <size_t N>
+constexpr bigint<N + 1> times_small(const bigint<N>& x, uint64_t k) {
+    bigint<N + 1> out{};
+    uint64_t carry = 0;
+    for (size_t i = 0; i < N; ++i) {
+        const u128 t = u128(x.limb[i]) * k + carry;
+        out.limb[i] = uint64_t(t);
+        carry = uint64_t(t >> 64);
+    }
+    out.limb[N] = carry;
+    return out;
+}
+
+/// Field F (N 64-bit limbs) in L 52-bit limbs: the constants of its 8-lane products.
+template <class F>
+struct field_constants {
+    static constexpr size_t N = F::limbs;
+    static constexpr size_t L = (64 * N + 51) / 52;  // 5 for 4 limbs, 8 for 6
+    static_assert(N == 4 || N == 6, "the 8-lane products are for 254/255-bit and 381-bit fields");
+    /// 52 L - 64 N: R' = R 2^shift.
+    static constexpr size_t shift = 52 * L - 64 * N;
+    /// -p^-1 mod 2^52.
+    static constexpr uint64_t k0 = [] {
+        uint64_t inv = 1;  // Newton: inv = p^-1 mod 2^64
+        for (int i = 0; i < 7; ++i) inv *= 2 - F::modulus.limb[0] * inv;
+        return (0 - inv) & limb_mask;
+    }();
+    struct limbs {
+        uint64_t v[L];
+    };
+    static constexpr limbs split(const bigint<N>& x) {
+        limbs out{};
+        for (size_t i = 0; i < L; ++i) out.v[i] = limb52(x.limb, N, i);
+        return out;
+    }
+    /// The integer k x (below 2^(52 L)) in limbs.
+    static constexpr limbs times(const bigint<N>& x, uint64_t k) {
+        const bigint<N + 1> w = times_small(x, k);
+        limbs out{};
+        for (size_t i = 0; i < L; ++i) out.v[i] = limb52(w.limb, N + 1, i);
+        return out;
+    }
+    /// k p.
+    static constexpr limbs multiple(uint64_t k) { return times(F::modulus, k); }
+    /// R mod p.
+    static constexpr limbs r_mod_p = split(F::params::r1);
+};
 
 }  // namespace cuzk::ifma52
 
@@ -73,7 +127,7 @@ CUZK_IFMA_INLINE vec8<L> load8(const uint64_t* base, __m512i index) {
     for (size_t i = 0; i < N; ++i)
         w[i] = _mm512_mask_i64gather_epi64(_mm512_setzero_si512(), __mmask8(0xff), index,
                                            reinterpret_cast<const void*>(base + i), 8);
-    const __m512i m = _mm512_set1_epi64(int64_t((uint64_t(1) << 52) - 1));
+    const __m512i m = _mm512_set1_epi64(int64_t(limb_mask));
     vec8<L> out;
     for (size_t i = 0; i < L; ++i) {
         const size_t bit = 52 * i, at = bit / 64, s = bit % 64;
@@ -88,7 +142,7 @@ CUZK_IFMA_INLINE vec8<L> load8(const uint64_t* base, __m512i index) {
 /// leaving limbs below 2^52.
 template <size_t L>
 CUZK_IFMA_INLINE void carry(vec8<L>& a) {
-    const __m512i m = _mm512_set1_epi64(int64_t((uint64_t(1) << 52) - 1));
+    const __m512i m = _mm512_set1_epi64(int64_t(limb_mask));
     for (size_t j = 0; j + 1 < L; ++j) {
         a.v[j + 1] = _mm512_add_epi64(a.v[j + 1], shr_signed(a.v[j], 52));
         a.v[j] = _mm512_and_si512(a.v[j], m);

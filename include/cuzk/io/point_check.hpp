@@ -37,7 +37,6 @@
 #include "cuzk/core/bigint.hpp"
 #include "cuzk/field/ifma52.hpp"
 
-
 namespace cuzk::io {
 
 namespace detail {
@@ -53,56 +52,19 @@ constexpr bigint<N> halve_mod(bigint<N> x, const bigint<N>& p, size_t k) {
     return x;
 }
 
-/// x * k (k small) as N + 1 limbs, the top one last.
-template <size_t N>
-constexpr bigint<N + 1> times_small(const bigint<N>& x, uint64_t k) {
-    bigint<N + 1> out{};
-    uint64_t carry = 0;
-    for (size_t i = 0; i < N; ++i) {
-        const u128 t = u128(x.limb[i]) * k + carry;
-        out.limb[i] = uint64_t(t);
-        carry = uint64_t(t >> 64);
-    }
-    out.limb[N] = carry;
-    return out;
-}
-
-/// The constants of the IFMA test for base field F (N 64-bit limbs, L 52-bit limbs).
-using ifma52::limb52;
-
+/// The constants of the IFMA test for base field F: the 8-lane products' constants and the
+/// curve constant's scaling.
 template <class F>
-struct ifma_field {
-    static constexpr size_t N = F::limbs;
-    static constexpr size_t L = (64 * N + 51) / 52;  // 5 for 4 limbs, 8 for 6
-    static_assert(N == 4 || N == 6, "the IFMA test is for 254/255-bit and 381-bit fields");
-    static constexpr uint64_t mask = (uint64_t(1) << 52) - 1;
-    /// 52 L - 64 N: R' = R 2^shift.
-    static constexpr size_t shift = 52 * L - 64 * N;
-    /// -p^-1 mod 2^52.
-    static constexpr uint64_t k0 = [] {
-        uint64_t inv = 1;  // Newton: inv = p^-1 mod 2^64
-        for (int i = 0; i < 7; ++i) inv *= 2 - F::modulus.limb[0] * inv;
-        return (0 - inv) & mask;
-    }();
-    struct limbs {
-        uint64_t v[L];
-    };
-    static constexpr limbs split(const bigint<N>& x) {
-        limbs out{};
-        for (size_t i = 0; i < L; ++i) out.v[i] = limb52(x.limb, N, i);
-        return out;
-    }
-    static constexpr limbs split_wide(const bigint<N + 1>& x) {
-        limbs out{};
-        for (size_t i = 0; i < L; ++i) out.v[i] = limb52(x.limb, N + 1, i);
-        return out;
-    }
-    /// R mod p (the left side's factor).
-    static constexpr limbs r_mod_p = split(F::params::r1);
+struct ifma_field : ifma52::field_constants<F> {
+    using base = ifma52::field_constants<F>;
+    using base::L;
+    using base::N;
+    using typename base::limbs;
+    using base::multiple;
+    using base::shift;
+    using base::split;
     /// v R^2 / R'^2 = v / 2^(2 shift) mod p: the right side's constant for b = v.
     static constexpr limbs scaled(const bigint<N>& v) { return split(halve_mod(v, F::modulus, 2 * shift)); }
-    /// k p, for k = 0 .. 7.
-    static constexpr limbs multiple(uint64_t k) { return split_wide(times_small(F::modulus, k)); }
     /// k p - scaled(v) limb by limb: a limb may wrap; the carry of the reduction fixes it.
     static constexpr limbs multiple_minus_scaled(uint64_t k, const bigint<N>& v) {
         const limbs kp = multiple(k), sv = scaled(v);

@@ -159,7 +159,7 @@ class affine_buckets {
         }
         stamp_[b] = epoch_;
         slot_[staged_] = {b, p};
-        den_[staged_] = p.x - q.x;
+        if (!vectorised_) den_[staged_] = p.x - q.x;  // the IFMA path forms its own from the slots
         ++staged_;
     }
 

@@ -18,8 +18,6 @@
 #include <cstdint>
 #include <vector>
 
-#include "cuzk/core/bigint.hpp"
-
 #include "cuzk/field/ifma52.hpp"
 
 namespace cuzk::msm::detail {
@@ -53,26 +51,6 @@ namespace ifma_batch {
 
 using namespace cuzk::ifma52;
 constexpr size_t N = 4, L = 5;
-constexpr uint64_t mask52 = (uint64_t(1) << 52) - 1;
-
-struct limbs {
-    uint64_t v[L];
-};
-
-/// The integer k * x of N 64-bit limbs as L 52-bit limbs (k x < 2^260).
-constexpr limbs times(const bigint<N>& x, uint64_t k) {
-    uint64_t w[N + 1] = {};
-    uint64_t carry = 0;
-    for (size_t i = 0; i < N; ++i) {
-        const unsigned __int128 t = (unsigned __int128)x.limb[i] * k + carry;
-        w[i] = uint64_t(t);
-        carry = uint64_t(t >> 64);
-    }
-    w[N] = carry;
-    limbs out{};
-    for (size_t i = 0; i < L; ++i) out.v[i] = limb52(w, N + 1, i);
-    return out;
-}
 
 /// The constants of field F's additions.
 template <class F>
@@ -80,19 +58,16 @@ struct constants {
     vec8<L> p, p3, p5, p16, p20, p32, p34, p35, zero, r_mod_p, one;
     __m512i k0;
     CUZK_IFMA_INLINE static constants make() {
-        constexpr uint64_t k0v = [] {
-            uint64_t inv = 1;  // Newton: p^-1 mod 2^64
-            for (int i = 0; i < 7; ++i) inv *= 2 - F::modulus.limb[0] * inv;
-            return (0 - inv) & mask52;
-        }();
-        constexpr auto p1 = times(F::modulus, 1), p3 = times(F::modulus, 3), p5 = times(F::modulus, 5);
-        constexpr auto p16 = times(F::modulus, 16), p20 = times(F::modulus, 20), p32 = times(F::modulus, 32);
-        constexpr auto p34 = times(F::modulus, 34), p35 = times(F::modulus, 35), z = times(F::modulus, 0);
-        constexpr auto r1 = times(F::params::r1, 1), one16 = times(F::params::r1, 16);
-        return constants{broadcast<L>(p1.v),  broadcast<L>(p3.v),  broadcast<L>(p5.v),  broadcast<L>(p16.v),
-                         broadcast<L>(p20.v), broadcast<L>(p32.v), broadcast<L>(p34.v), broadcast<L>(p35.v),
-                         broadcast<L>(z.v),
-                         broadcast<L>(r1.v),  broadcast<L>(one16.v), _mm512_set1_epi64(int64_t(k0v))};
+        using C = field_constants<F>;
+        static_assert(C::L == L, "a 4-limb field");
+        // Offsets (multiples of p) first, then R mod p and 16 R mod p (one, in the products' form).
+        constexpr typename C::limbs k[] = {C::multiple(1),  C::multiple(3),  C::multiple(5),
+                                           C::multiple(16), C::multiple(20), C::multiple(32),
+                                           C::multiple(34), C::multiple(35), C::multiple(0),
+                                           C::r_mod_p,      C::times(F::params::r1, 16)};
+        return constants{broadcast<L>(k[0].v), broadcast<L>(k[1].v), broadcast<L>(k[2].v),  broadcast<L>(k[3].v),
+                         broadcast<L>(k[4].v), broadcast<L>(k[5].v), broadcast<L>(k[6].v),  broadcast<L>(k[7].v),
+                         broadcast<L>(k[8].v), broadcast<L>(k[9].v), broadcast<L>(k[10].v), _mm512_set1_epi64(int64_t(C::k0))};
     }
 };
 
@@ -106,7 +81,7 @@ CUZK_IFMA_INLINE vec8<L> sub_offset(const vec8<L>& a, const vec8<L>& b, const ve
 /// 8 values in cuzk's form (word i of lane k in lane k of w[i]) in the products' form: 16 v,
 /// split into 52-bit limbs (limb i is bits [52 i - 4, 52 i + 48) of v).
 CUZK_IFMA_INLINE vec8<L> hat(const __m512i (&w)[N]) {
-    const __m512i m = _mm512_set1_epi64(int64_t(mask52));
+    const __m512i m = _mm512_set1_epi64(int64_t(limb_mask));
     vec8<L> out;
     for (size_t i = 0; i < L; ++i) {  // bits [52 i - 4, 52 i + 48) of v: limb i of 16 v
         const int bit = 52 * int(i) - 4;
@@ -162,10 +137,6 @@ CUZK_IFMA_INLINE __m512i bucket_index(const char* ids, size_t stride, size_t r, 
         if (m >> k & 1) b[k] = int64_t(*reinterpret_cast<const uint32_t*>(ids + (8 * r + k) * stride)) * bucket_words;
     return _mm512_load_si512(b);
 }
-
-}  // namespace ifma_batch
-
-namespace ifma_batch {
 
 /// 1 / v for each lane of acc (products' form in, products' form out), through one scalar
 /// inversion of the 8 lanes' product (public data, as the scalar path).
